@@ -1,0 +1,1 @@
+"""Agents, tournaments and analytics for both games (arrive with issue 5)."""

@@ -1,0 +1,1 @@
+"""Gendeneía: engine and environments (arrive with issue 4)."""
