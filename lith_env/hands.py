@@ -1,0 +1,546 @@
+"""Lith hands: the 24 categories, tie-breaking, and a vectorized strength evaluator.
+
+Every 3-card hand gets an int64 *strength*: higher wins, equal splits. Strengths come from a
+table over all 3-card multisets of the 45 card ids, built once per deck configuration with
+numpy and looked up through a combinatorial index, so evaluating a million hands is a few array
+operations and one gather.
+
+A strength packs, from the most significant bits down: category (0 = Void ... 23 = Doubly
+Kindred), qualifier (0 neither, 1 fortune, 2 kindred), the three ranks in tie order (the pair
+first, else highest first), then the three cards' suit sequences in that same order.
+Strengths of the same hand agree across configurations only where its category does.
+
+Rules: RULES.md §2 as recorded in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from lith_env.cards import CARDS, EXCUSE, NUM_CARDS, card_ids, deck
+
+__all__ = [
+    "CATEGORIES",
+    "EXCUSE_ROLES",
+    "QUALIFIERS",
+    "CategoryCount",
+    "HandClass",
+    "category_of",
+    "classify",
+    "distribution",
+    "imposter_choice",
+    "main",
+    "percentile",
+    "print_table",
+    "qualifier_of",
+    "strength",
+    "strength_table",
+    "tie_order",
+]
+
+# Highest first, as in the seed's ranked list.
+CATEGORIES: tuple[str, ...] = (
+    "Doubly Kindred",
+    "Running Twin Flush",
+    "Running Totum",
+    "Pure Twin Flush",
+    "Full Spread Trio",
+    "Totum Trio",
+    "Full Spread Pair",
+    "Full Spread",
+    "Impure Twin Flush",
+    "Totum Pair",
+    "Trio",
+    "Totum",
+    "Running Single Flush",
+    "Kindred Pair",
+    "Single Flush Pair",
+    "Kindred Single Flush",
+    "Run",
+    "Fortune Single Flush",
+    "Fortune Pair",
+    "Kindred",
+    "Fortune",
+    "Single Flush",
+    "Pair",
+    "Void",
+)
+# Lowest first: a qualifier's index is its tie-break value.
+QUALIFIERS: tuple[str, ...] = ("neither", "fortune", "kindred")
+EXCUSE_ROLES: tuple[str, ...] = ("beggar", "imposter")
+
+_NUM_CATEGORIES = len(CATEGORIES)
+_CAT_SHIFT, _QUAL_SHIFT = 41, 39
+_RANK_SHIFTS = (35, 31, 27)
+_SUIT_SHIFTS = (18, 9, 0)
+
+
+class HandClass(NamedTuple):
+    """A hand's category (from :data:`CATEGORIES`) and qualifier (from :data:`QUALIFIERS`)."""
+
+    category: str
+    qualifier: str
+
+
+@dataclass(frozen=True)
+class CategoryCount:
+    """One row of the hand distribution: how many hands of the deck fall in a category."""
+
+    category: str
+    count: int
+    kindred: int
+    fortune: int
+    neither: int
+    probability: float
+
+
+# ---------------------------------------------------------------------------------------------
+# Card attributes as arrays (index = card id). The Excuse has none: as the beggar it is a card
+# with no rank, suit or type, which is exactly what these zeros express.
+
+_RANK = np.array([c.rank for c in CARDS], dtype=np.int64)
+_SUIT_MASK = np.array([sum(1 << (s - 1) for s in c.suits) for c in CARDS], dtype=np.int64)
+_TYPE_MASK = np.array([sum(1 << t for t in c.types) for c in CARDS], dtype=np.int64)
+# A card's suits high to low as base-7 digits: comparing codes of equal-length sequences
+# compares the sequences lexicographically (Moons highest).
+_SUIT_CODE = np.array(
+    [sum(int(s) * 7 ** (2 - i) for i, s in enumerate(c.suits)) for c in CARDS], dtype=np.int64
+)
+_POPCOUNT = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
+_ALL_SUITS, _ALL_TYPES = 0b111111, 0b111
+
+
+def _ladder(pawns_and_courts: bool) -> np.ndarray:
+    """Each card's position on the rank ladder of the deck in play (for runs).
+
+    Without Pawns and Courts, 9 is followed directly by Crown. The Excuse gets a position far
+    from every other, so it never completes a run.
+    """
+    ranks = sorted({c.rank for c in CARDS if c.rank} - (set() if pawns_and_courts else {10, 11}))
+    position = {r: i for i, r in enumerate(ranks)}
+    return np.array([position.get(c.rank, -100) for c in CARDS], dtype=np.int64)
+
+
+def _hand_keys(triples: np.ndarray, pawns_and_courts: bool) -> np.ndarray:
+    """Strength keys of an (M, 3) array of distinct card ids, the Excuse counting as the beggar."""
+    suits, types = _SUIT_MASK[triples], _TYPE_MASK[triples]
+    ranks = _RANK[triples]
+    common_suits = suits[:, 0] & suits[:, 1] & suits[:, 2]
+    all_suits = suits[:, 0] | suits[:, 1] | suits[:, 2]
+    n_common_suits = _POPCOUNT[common_suits]
+    common_types = types[:, 0] & types[:, 1] & types[:, 2]
+    n_common_types = _POPCOUNT[common_types]
+
+    # Totum: each suit exactly once, i.e. six suit marks in all covering all six suits.
+    totum = (_POPCOUNT[suits].sum(axis=1) == 6) & (all_suits == _ALL_SUITS)
+    fortune = (_POPCOUNT[types].sum(axis=1) == 3) & (
+        (types[:, 0] | types[:, 1] | types[:, 2]) == _ALL_TYPES
+    )
+    kindred = n_common_types >= 1
+    doubly_kindred = n_common_types >= 2
+    twin_flush = n_common_suits >= 2
+    pure_twin_flush = twin_flush & (all_suits == common_suits)
+    single_flush = n_common_suits >= 1
+    same01 = ranks[:, 0] == ranks[:, 1]
+    same02 = ranks[:, 0] == ranks[:, 2]
+    same12 = ranks[:, 1] == ranks[:, 2]
+    trio = same01 & same12
+    pair = same01 | same02 | same12
+    positions = np.sort(_ladder(pawns_and_courts)[triples], axis=1)
+    run = (positions[:, 1] == positions[:, 0] + 1) & (positions[:, 2] == positions[:, 1] + 1)
+
+    conditions = [  # in CATEGORIES order, highest first; Void is the default
+        doubly_kindred,
+        run & twin_flush,
+        run & totum,
+        pure_twin_flush,
+        trio & totum & fortune,
+        trio & totum,
+        pair & totum & fortune,
+        totum & fortune,
+        twin_flush,
+        pair & totum,
+        trio,
+        totum,
+        run & single_flush,
+        pair & kindred,
+        pair & single_flush,
+        single_flush & kindred,
+        run,
+        fortune & single_flush,
+        fortune & pair,
+        kindred,
+        fortune,
+        single_flush,
+        pair,
+    ]
+    position_in_list = np.select(conditions, range(len(conditions)), default=_NUM_CATEGORIES - 1)
+    category = _NUM_CATEGORIES - 1 - position_in_list  # 23 = best
+    qualifier = np.where(kindred, 2, np.where(fortune, 1, 0))
+
+    # Tie order: pair members first, then by rank, then by suits, all high to low.
+    in_pair = np.stack([same01 | same02, same01 | same12, same02 | same12], axis=1)
+    order_value = (in_pair.astype(np.int64) << 13) | (ranks << 9) | _SUIT_CODE[triples]
+    order_value = -np.sort(-order_value, axis=1)
+    key = (category << _CAT_SHIFT) | (qualifier << _QUAL_SHIFT)
+    for i in range(3):
+        key |= ((order_value[:, i] >> 9) & 0xF) << _RANK_SHIFTS[i]
+        key |= (order_value[:, i] & 0x1FF) << _SUIT_SHIFTS[i]
+    return key
+
+
+# ---------------------------------------------------------------------------------------------
+# The strength table: one entry per multiset {lo <= mid <= hi} of card ids, at the combinatorial
+# index C(hi + 2, 3) + C(mid + 1, 2) + lo. Multisets with a repeated card and hands with a card
+# outside the deck in play hold -1, so one check catches every invalid hand.
+
+_C3 = np.array([math.comb(i + 2, 3) for i in range(NUM_CARDS)], dtype=np.int64)
+_C2 = np.array([math.comb(i + 1, 2) for i in range(NUM_CARDS)], dtype=np.int64)
+_TABLE_SIZE = math.comb(NUM_CARDS + 2, 3)
+
+
+def _all_triples() -> np.ndarray:
+    """Every set of three distinct card ids, as sorted rows."""
+    ids = np.arange(NUM_CARDS)
+    a, b, c = np.meshgrid(ids, ids, ids, indexing="ij")
+    keep = (a < b) & (b < c)
+    return np.stack([a[keep], b[keep], c[keep]], axis=1)
+
+
+def _index_sorted(lo: np.ndarray, mid: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return _C3[hi] + _C2[mid] + lo
+
+
+def _check_excuse(excuse: str | None) -> None:
+    if excuse is None or excuse in EXCUSE_ROLES:
+        return
+    if excuse == "demon":
+        raise ValueError(
+            "excuse='demon' is decided per showdown by the engine's coin flip (heads imposter, "
+            "tails beggar); evaluate the hand with excuse='beggar' or excuse='imposter'"
+        )
+    raise ValueError(f"excuse must be None, 'beggar' or 'imposter', got {excuse!r}")
+
+
+@functools.cache
+def strength_table(pawns_and_courts: bool = True, excuse: str | None = None) -> np.ndarray:
+    """The strength of every 3-card multiset, indexed combinatorially (-1 where not a hand).
+
+    Built once per configuration and cached; the returned array is read-only.
+    """
+    _check_excuse(excuse)
+    in_play = np.zeros(NUM_CARDS, dtype=bool)
+    in_play[deck(pawns_and_courts, excuse=excuse is not None)] = True
+
+    triples = _all_triples()
+    valid = in_play[triples].all(axis=1)
+    triples = triples[valid]
+    keys = _hand_keys(triples, pawns_and_courts)
+
+    if excuse == "imposter":
+        # The hand is worth the best hand made by replacing the Excuse with any real card of the
+        # deck in play not already in it: its key is the max over those replacements.
+        has_excuse = triples[:, 2] == EXCUSE  # EXCUSE is the highest id, so it sorts last
+        pairs = triples[has_excuse, :2]
+        real = np.flatnonzero(in_play[:EXCUSE])
+        shape = (len(pairs), len(real))
+        replaced = np.stack(
+            [
+                np.broadcast_to(pairs[:, :1], shape),
+                np.broadcast_to(pairs[:, 1:], shape),
+                np.broadcast_to(real, shape),
+            ],
+            axis=2,
+        ).reshape(-1, 3)
+        usable = (replaced[:, 2] != replaced[:, 0]) & (replaced[:, 2] != replaced[:, 1])
+        candidate_keys = np.where(
+            usable, _hand_keys(np.sort(replaced, axis=1), pawns_and_courts), -1
+        )
+        keys[has_excuse] = candidate_keys.reshape(len(pairs), len(real)).max(axis=1)
+
+    table = np.full(_TABLE_SIZE, -1, dtype=np.int64)
+    table[_index_sorted(triples[:, 0], triples[:, 1], triples[:, 2])] = keys
+    table.flags.writeable = False
+    return table
+
+
+@functools.cache
+def _percentile_table(pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
+    table = strength_table(pawns_and_courts, excuse)
+    valid = np.sort(table[table >= 0])
+    below = np.searchsorted(valid, table, side="left")
+    not_above = np.searchsorted(valid, table, side="right")
+    out = np.where(table >= 0, (below + not_above) / (2 * len(valid)), np.nan)
+    out.flags.writeable = False
+    return out
+
+
+_CHUNK = 32768  # hands per block: keeps the intermediates in cache
+
+
+@functools.cache
+def _pair_index(dtype: np.dtype) -> np.ndarray:
+    """C(hi + 2, 3) + C(mid + 1, 2) at [hi * NUM_CARDS + mid]: two index terms in one gather."""
+    return (_C3[:, None] + _C2[None, :]).ravel().astype(dtype)
+
+
+def _lookup(hands: object, table: np.ndarray) -> np.ndarray:
+    """Gather ``table`` at each hand's combinatorial index; shape (..., 3) -> (...).
+
+    Sorts each hand with a min/max network (no ``np.sort``) and works in blocks with reused
+    buffers, in the input's own integer width where that is int32 or int64.
+    """
+    hands = np.asarray(hands)
+    if hands.ndim == 0 or hands.shape[-1] != 3 or not np.issubdtype(hands.dtype, np.integer):
+        raise ValueError(
+            f"hands must be an integer array of shape (..., 3), got {hands.dtype} {hands.shape}"
+        )
+    batch_shape = hands.shape[:-1]
+    flat = hands.reshape(-1, 3)
+    if flat.dtype not in (np.int32, np.int64):
+        flat = flat.astype(np.int64)
+    work = flat.dtype
+    pair_index = _pair_index(work)
+    n = len(flat)
+    out = np.empty(n, dtype=table.dtype)
+    size = min(n, _CHUNK)
+    lo, mid, hi = (np.empty(size, dtype=work) for _ in range(3))
+    for start in range(0, n, _CHUNK):
+        block = flat[start : start + _CHUNK]
+        m = len(block)
+        a, b, c = block[:, 0], block[:, 1], block[:, 2]
+        lo_, mid_, hi_ = lo[:m], mid[:m], hi[:m]
+        np.minimum(a, b, out=lo_)
+        np.maximum(a, b, out=hi_)
+        np.minimum(hi_, c, out=mid_)
+        np.maximum(hi_, c, out=hi_)
+        np.maximum(lo_, mid_, out=mid_)
+        np.minimum(lo_, c, out=lo_)
+        if lo_.min() < 0 or hi_.max() >= NUM_CARDS:
+            row = start + int(np.argmax((lo_ < 0) | (hi_ >= NUM_CARDS)))
+            where = np.unravel_index(row, batch_shape) if batch_shape else ()
+            raise ValueError(
+                f"hand at index {tuple(int(i) for i in where)} has a card id outside "
+                f"0-{NUM_CARDS - 1}: {flat[row].tolist()}"
+            )
+        hi_ *= NUM_CARDS
+        hi_ += mid_
+        np.take(pair_index, hi_, out=mid_, mode="clip")
+        mid_ += lo_
+        np.take(table, mid_, out=out[start : start + m], mode="clip")
+    return out.reshape(batch_shape)
+
+
+def _raise_invalid(hands: object, invalid: np.ndarray, pawns_and_courts: bool, excuse) -> None:
+    """Raise ``ValueError`` for the first invalid hand, naming its index and what is wrong."""
+    where = tuple(int(i) for i in np.argwhere(invalid)[0])
+    cards = [int(x) for x in np.asarray(hands)[where]]
+    try:
+        _validate_hand(cards, pawns_and_courts, excuse)
+    except ValueError as error:
+        raise ValueError(f"hand at index {where} {cards}: {error}") from None
+    raise AssertionError(f"hand {cards} is valid but has no table entry")  # pragma: no cover
+
+
+def strength(
+    hands: object, *, pawns_and_courts: bool = True, excuse: str | None = None
+) -> np.ndarray:
+    """Strengths of hands given as card ids in any order: shape (..., 3) -> int64 (...).
+
+    Higher wins and equal splits, exact to every tie rule. A hand with a repeated card or a
+    card outside the deck in play raises ``ValueError`` naming the hand and the card.
+    """
+    out = _lookup(hands, strength_table(pawns_and_courts, excuse))
+    if out.size and out.min() < 0:
+        _raise_invalid(hands, out < 0, pawns_and_courts, excuse)
+    return out
+
+
+def percentile(
+    hands: object, *, pawns_and_courts: bool = True, excuse: str | None = None
+) -> np.ndarray:
+    """Strength percentile of hands, in [0, 1]: the share of all hands of the deck in play
+    that the hand beats, ties counting half. Shape (..., 3) -> float64 (...)."""
+    out = _lookup(hands, _percentile_table(pawns_and_courts, excuse))
+    invalid = np.isnan(out)
+    if invalid.any():
+        _raise_invalid(hands, invalid, pawns_and_courts, excuse)
+    return out
+
+
+def category_of(strengths: object) -> np.ndarray:
+    """Category index (into :data:`CATEGORIES`, 0 = Doubly Kindred) of each strength."""
+    return _NUM_CATEGORIES - 1 - (np.asarray(strengths, dtype=np.int64) >> _CAT_SHIFT)
+
+
+def qualifier_of(strengths: object) -> np.ndarray:
+    """Qualifier index (into :data:`QUALIFIERS`, 0 = neither) of each strength."""
+    return (np.asarray(strengths, dtype=np.int64) >> _QUAL_SHIFT) & 0b11
+
+
+# ---------------------------------------------------------------------------------------------
+# One hand at a time, with names.
+
+
+def _validate_hand(hand: object, pawns_and_courts: bool, excuse: str | None) -> list[int]:
+    _check_excuse(excuse)
+    if isinstance(hand, str | bytes) or not isinstance(hand, Sequence | np.ndarray):
+        raise ValueError(f"a hand is a sequence of three cards, got {hand!r}")
+    ids = card_ids(list(hand))
+    if len(ids) != 3:
+        raise ValueError(f"a hand has exactly three cards, got {len(ids)}: {list(hand)!r}")
+    for i in ids:
+        if ids.count(i) > 1:
+            raise ValueError(f"duplicate card in hand: {CARDS[i].name}")
+    in_play = set(deck(pawns_and_courts, excuse=excuse is not None))
+    for i in ids:
+        if i not in in_play:
+            if i == EXCUSE:
+                raise ValueError(
+                    "The Excuse is not in the deck in play: the Excuse variant is off "
+                    "(pass excuse='beggar' or excuse='imposter')"
+                )
+            raise ValueError(
+                f"{CARDS[i].name} is not in the deck in play: the basic deck has no Pawns or "
+                "Courts (pass pawns_and_courts=True for the extended deck)"
+            )
+    return ids
+
+
+def classify(
+    hand: Sequence[str | int], *, pawns_and_courts: bool = True, excuse: str | None = None
+) -> HandClass:
+    """Category and qualifier of one hand of three card names or ids.
+
+    With ``excuse="imposter"`` these are the category and qualifier of the best hand the
+    Excuse can imitate. Wrong input raises ``ValueError`` naming what was wrong.
+    """
+    ids = _validate_hand(hand, pawns_and_courts, excuse)
+    key = int(strength_table(pawns_and_courts, excuse)[_index_sorted(*sorted(ids))])
+    return HandClass(CATEGORIES[int(category_of(key))], QUALIFIERS[int(qualifier_of(key))])
+
+
+def tie_order(hand: Sequence[str | int]) -> list[str]:
+    """The hand's card names in the order ties compare them: a pair first (better-suited card
+    first), otherwise highest rank first, equal ranks by suits."""
+    ids = card_ids(list(hand))
+    ranks = [CARDS[i].rank for i in ids]
+
+    def order(i: int) -> tuple:
+        card = CARDS[i]
+        return (ranks.count(card.rank) == 2, card.rank, card.suits)
+
+    return [CARDS[i].name for i in sorted(ids, key=order, reverse=True)]
+
+
+def imposter_choice(hand: Sequence[str | int], *, pawns_and_courts: bool = True) -> str:
+    """The card the Excuse imitates as the imposter in ``hand``: the real card of the deck in
+    play, not already in the hand, that makes the best hand (the lowest id among equals)."""
+    ids = _validate_hand(hand, pawns_and_courts, "imposter")
+    if EXCUSE not in ids:
+        raise ValueError("the hand has no Excuse")
+    others = [i for i in ids if i != EXCUSE]
+    candidates = np.array([c for c in deck(pawns_and_courts) if c not in others])
+    replaced = np.column_stack([np.full((len(candidates), 2), others), candidates])
+    best = candidates[int(np.argmax(strength(replaced, pawns_and_courts=pawns_and_courts)))]
+    return CARDS[best].name
+
+
+def distribution(pawns_and_courts: bool = True, excuse: str | None = None) -> list[CategoryCount]:
+    """How many hands of the deck in play fall in each category (highest first), with the
+    qualifier breakdown and the probability of being dealt one."""
+    table = strength_table(pawns_and_courts, excuse)
+    keys = table[table >= 0]
+    category, qualifier = category_of(keys), qualifier_of(keys)
+    counts = np.zeros((_NUM_CATEGORIES, len(QUALIFIERS)), dtype=np.int64)
+    np.add.at(counts, (category, qualifier), 1)
+    total = len(keys)
+    return [
+        CategoryCount(
+            category=name,
+            count=int(counts[i].sum()),
+            kindred=int(counts[i, 2]),
+            fortune=int(counts[i, 1]),
+            neither=int(counts[i, 0]),
+            probability=float(counts[i].sum() / total),
+        )
+        for i, name in enumerate(CATEGORIES)
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: python -m lith_env.hands --table [--basic] [--excuse ROLE] | CARD CARD CARD
+
+
+def print_table(pawns_and_courts: bool = True, excuse: str | None = None) -> None:
+    """Print the distribution of hands in the seed's layout: name, count, breakdown, probability."""
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = distribution(pawns_and_courts, excuse)
+    total = sum(r.count for r in rows)
+    title = ("With Pawns and Courts" if pawns_and_courts else "Without Pawns and Courts") + (
+        f", the Excuse as {excuse}" if excuse else ""
+    )
+    table = Table(title=title, box=None, title_justify="left", pad_edge=False)
+    table.add_column("Hand")
+    for column in ("Number", "Kindred", "Fortune", "Neither", "Probability"):
+        table.add_column(column, justify="right")
+    for r in rows:
+        table.add_row(
+            r.category,
+            str(r.count),
+            str(r.kindred),
+            str(r.fortune),
+            str(r.neither),
+            f"{r.probability:.5f}",
+        )
+    table.add_row("Total", str(total), "", "", "", f"{1:.5f}")
+    Console(width=120).print(table)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point (see ``--help``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lith_env.hands",
+        description="Lith hand table, or the category and strength percentile of one hand.",
+    )
+    parser.add_argument(
+        "cards", nargs="*", help='three card names, e.g. "The Pact" Diplomat Mountain'
+    )
+    parser.add_argument("--table", action="store_true", help="print the distribution of hands")
+    parser.add_argument("--basic", action="store_true", help="basic deck (no Pawns and Courts)")
+    parser.add_argument("--excuse", choices=EXCUSE_ROLES, help="add the Excuse in this role")
+    args = parser.parse_args(argv)
+    pawns_and_courts = not args.basic
+    if args.table:
+        if args.cards:
+            parser.error("give either --table or three cards, not both")
+        print_table(pawns_and_courts, args.excuse)
+        return 0
+    if len(args.cards) != 3:
+        parser.error(f"expected three cards or --table, got {len(args.cards)} card(s)")
+    try:
+        kind = classify(args.cards, pawns_and_courts=pawns_and_courts, excuse=args.excuse)
+        ids = card_ids(args.cards)
+        pct = float(percentile([ids], pawns_and_courts=pawns_and_courts, excuse=args.excuse)[0])
+    except ValueError as error:
+        parser.error(str(error))
+    print(", ".join(tie_order(ids)))
+    if args.excuse == "imposter" and EXCUSE in ids:
+        copied = imposter_choice(ids, pawns_and_courts=pawns_and_courts)
+        print(f"the Excuse plays as {copied}")
+    print(f"{kind.category} ({kind.qualifier})")
+    print(f"strength percentile: {100 * pct:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""The vectorized evaluator against the plain per-hand reference written from the rule text."""
+
+import functools
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lith_env.cards import deck
+from lith_env.hands import CATEGORIES, QUALIFIERS, category_of, qualifier_of, strength
+from lith_env.hands_reference import reference_category, reference_key
+
+CONFIGS = [
+    (True, None),
+    (False, None),
+    (True, "beggar"),
+    (False, "beggar"),
+    (True, "imposter"),
+    (False, "imposter"),
+]
+
+
+@functools.cache
+def enumerated(pawns_and_courts, excuse):
+    hands = np.array(list(itertools.combinations(deck(pawns_and_courts, excuse is not None), 3)))
+    config = dict(pawns_and_courts=pawns_and_courts, excuse=excuse)
+    keys = strength(hands, **config)
+    ref = [reference_key(h.tolist(), **config) for h in hands]
+    return hands, keys, ref
+
+
+@pytest.mark.parametrize(("pawns_and_courts", "excuse"), CONFIGS)
+def test_every_hand_same_category_and_qualifier(pawns_and_courts, excuse):
+    hands, keys, ref = enumerated(pawns_and_courts, excuse)
+    cats, quals = category_of(keys), qualifier_of(keys)
+    for i, key in enumerate(ref):
+        assert CATEGORIES[cats[i]] == CATEGORIES[len(CATEGORIES) - 1 - key[0]], hands[i]
+        assert QUALIFIERS[quals[i]] == QUALIFIERS[key[1]], hands[i]
+
+
+@pytest.mark.parametrize(("pawns_and_courts", "excuse"), CONFIGS)
+def test_every_hand_same_order_and_ties(pawns_and_courts, excuse):
+    """Sorted by the reference key, strengths rise exactly where the reference key rises."""
+    hands, keys, ref = enumerated(pawns_and_courts, excuse)
+    order = sorted(range(len(ref)), key=lambda i: ref[i])
+    for a, b in itertools.pairwise(order):
+        if ref[a] == ref[b]:
+            assert keys[a] == keys[b], (hands[a], hands[b])
+        else:
+            assert keys[a] < keys[b], (hands[a], hands[b])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    data=st.data(),
+)
+def test_random_pairs_compare_alike(config, data):
+    pawns_and_courts, excuse = config
+    cards = deck(pawns_and_courts, excuse is not None)
+    pick = st.lists(st.sampled_from(cards), min_size=3, max_size=3, unique=True)
+    first, second = data.draw(pick), data.draw(pick)
+    kw = dict(pawns_and_courts=pawns_and_courts, excuse=excuse)
+    ours = np.sign(int(strength([first], **kw)[0]) - int(strength([second], **kw)[0]))
+    a, b = reference_key(first, **kw), reference_key(second, **kw)
+    assert ours == (a > b) - (a < b)
+    assert reference_category(first, **kw)[0] in CATEGORIES
+
+
+def test_many_random_pairs_in_one_batch():
+    rng = np.random.default_rng(7)
+    cards = np.array(deck())
+    hands = np.array([rng.choice(cards, 3, replace=False) for _ in range(4000)])
+    keys = strength(hands)
+    ref = [reference_key(h.tolist()) for h in hands]
+    for i in range(0, 4000, 2):
+        ours = np.sign(keys[i] - keys[i + 1])
+        assert ours == (ref[i] > ref[i + 1]) - (ref[i] < ref[i + 1]), (hands[i], hands[i + 1])
