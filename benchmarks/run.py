@@ -26,15 +26,19 @@ from lith_env.hands import strength, strength_table
 from lith_env.hands_reference import reference_key
 
 
-def median_seconds(fn: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``fn`` over ``repeat`` runs, after one warm-up run."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def median_seconds(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Median wall time of each function over ``repeat`` rounds, after one warm-up round.
+
+    The functions take turns within each round, so drift in machine load hits them alike.
+    """
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for round_ in range(repeat + 1):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            if round_:
+                times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 def random_hands(n: int, seed: int = 0, pawns_and_courts: bool = True) -> np.ndarray:
@@ -58,14 +62,17 @@ def bench_hands(n: int, repeat: int, reference_n: int) -> dict:
     index_int32 = index_intp.astype(np.int32)
     subset = hands32[:reference_n].tolist()
 
-    seconds = {
-        "bare gather, intp index": median_seconds(lambda: table[index_intp], repeat),
-        "bare gather, int32 index": median_seconds(lambda: table[index_int32], repeat),
-        "strength, int32 hands": median_seconds(lambda: strength(hands32), repeat),
-        "strength, int64 hands": median_seconds(lambda: strength(hands64), repeat),
-    }
-    reference_seconds = median_seconds(lambda: [reference_key(h) for h in subset], 3)
-    seconds["per-hand reference (scaled)"] = reference_seconds * n / reference_n
+    seconds = median_seconds(
+        {
+            "bare gather, intp index": lambda: table[index_intp],
+            "bare gather, int32 index": lambda: table[index_int32],
+            "strength, int32 hands": lambda: strength(hands32),
+            "strength, int64 hands": lambda: strength(hands64),
+        },
+        repeat,
+    )
+    reference = median_seconds({"ref": lambda: [reference_key(h) for h in subset]}, 3)["ref"]
+    seconds["per-hand reference (scaled)"] = reference * n / reference_n
     return {
         "n": n,
         "repeat": repeat,
@@ -85,7 +92,7 @@ def bench_hands(n: int, repeat: int, reference_n: int) -> dict:
 
 def print_hands(result: dict, console: Console) -> None:
     n = result["n"]
-    table = Table(title=f"Lith hand strength, {n:,} random hands (median of {result['repeat']})")
+    table = Table(title=f"strength: {n:,} random hands, median of {result['repeat']}")
     table.add_column("what")
     table.add_column("ms", justify="right")
     table.add_column("M hands/s", justify="right")

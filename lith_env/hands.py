@@ -282,7 +282,7 @@ def _percentile_table(pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
     return out
 
 
-_CHUNK = 32768  # hands per block: keeps the intermediates in cache
+_CHUNK = 65536  # hands per block: keeps the intermediates in cache
 
 
 @functools.cache
@@ -294,8 +294,9 @@ def _pair_index(dtype: np.dtype) -> np.ndarray:
 def _lookup(hands: object, table: np.ndarray) -> np.ndarray:
     """Gather ``table`` at each hand's combinatorial index; shape (..., 3) -> (...).
 
-    Sorts each hand with a min/max network (no ``np.sort``) and works in blocks with reused
-    buffers, in the input's own integer width where that is int32 or int64.
+    Works block by block in reused buffers: each block's three columns are copied out
+    contiguously (in the input's own width where that is int32 or int64), sorted with a
+    min/max network rather than ``np.sort``, and turned into indices in place.
     """
     hands = np.asarray(hands)
     if hands.ndim == 0 or hands.shape[-1] != 3 or not np.issubdtype(hands.dtype, np.integer):
@@ -306,35 +307,37 @@ def _lookup(hands: object, table: np.ndarray) -> np.ndarray:
     flat = hands.reshape(-1, 3)
     if flat.dtype not in (np.int32, np.int64):
         flat = flat.astype(np.int64)
-    work = flat.dtype
-    pair_index = _pair_index(work)
+    pair_index = _pair_index(flat.dtype)
     n = len(flat)
     out = np.empty(n, dtype=table.dtype)
-    size = min(n, _CHUNK)
-    lo, mid, hi = (np.empty(size, dtype=work) for _ in range(3))
+    columns = np.empty((3, min(n, _CHUNK)), dtype=flat.dtype)
+    spare = np.empty(columns.shape[1], dtype=flat.dtype)
     for start in range(0, n, _CHUNK):
         block = flat[start : start + _CHUNK]
         m = len(block)
-        a, b, c = block[:, 0], block[:, 1], block[:, 2]
-        lo_, mid_, hi_ = lo[:m], mid[:m], hi[:m]
-        np.minimum(a, b, out=lo_)
-        np.maximum(a, b, out=hi_)
-        np.minimum(hi_, c, out=mid_)
-        np.maximum(hi_, c, out=hi_)
-        np.maximum(lo_, mid_, out=mid_)
-        np.minimum(lo_, c, out=lo_)
-        if lo_.min() < 0 or hi_.max() >= NUM_CARDS:
-            row = start + int(np.argmax((lo_ < 0) | (hi_ >= NUM_CARDS)))
+        a, b, c = columns[:, :m]
+        np.copyto(columns[:, :m], block.T)
+        lo = spare[:m]
+        # Sort network; the comments say what each buffer holds afterwards.
+        np.minimum(a, b, out=lo)  # lo = min(a, b)
+        np.maximum(a, b, out=b)  # b = max(a, b)
+        np.minimum(b, c, out=a)  # a = min(max(a, b), c)
+        np.maximum(b, c, out=b)  # b = hi
+        np.minimum(lo, c, out=c)  # c = lo of the three
+        np.maximum(lo, a, out=a)  # a = mid
+        hi, mid, lo = b, a, c
+        if lo.min() < 0 or hi.max() >= NUM_CARDS:
+            row = start + int(np.argmax((lo < 0) | (hi >= NUM_CARDS)))
             where = np.unravel_index(row, batch_shape) if batch_shape else ()
             raise ValueError(
                 f"hand at index {tuple(int(i) for i in where)} has a card id outside "
                 f"0-{NUM_CARDS - 1}: {flat[row].tolist()}"
             )
-        hi_ *= NUM_CARDS
-        hi_ += mid_
-        np.take(pair_index, hi_, out=mid_, mode="clip")
-        mid_ += lo_
-        np.take(table, mid_, out=out[start : start + m], mode="clip")
+        hi *= NUM_CARDS
+        hi += mid
+        np.take(pair_index, hi, out=mid, mode="clip")
+        mid += lo
+        np.take(table, mid, out=out[start : start + m], mode="clip")
     return out.reshape(batch_shape)
 
 
