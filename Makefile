@@ -1,6 +1,6 @@
 # Two commands do all the set-up:  `make demo` runs the demo, `make test` runs the tests.
 # Both create .venv on first use and install the suite into it (torch pinned by constraints.txt).
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
