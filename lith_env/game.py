@@ -1,0 +1,741 @@
+"""The Lith table: one hand (:class:`LithHand`) and a match of hands (:class:`LithGame`).
+
+A pure state machine with no RL imports (RULES.md §3). Seats are numbered clockwise; "left"
+of a seat is the next seat clockwise (seat + 1). Every action is validated before anything
+changes: an illegal one raises :class:`IllegalActionError` listing the legal actions and leaves
+the state exactly as it was.
+
+A hand runs: antes; deal three cards each; betting round 1; exchange 1; betting round 2;
+exchange 2; betting round 3; showdown. If all players but one fold, that player takes the pot
+at once. If at most one player can still bet, the remaining exchanges still happen.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lith_env.betting import STRUCTURES, BetOptions, bet_options
+from lith_env.cards import CARDS, EXCUSE, deck
+from lith_env.hands import EXCUSE_ROLES, strength
+from lith_env.pots import Pot, award_pots, side_pots
+from tablegame.engine import IllegalActionError
+
+__all__ = [
+    "EXCUSE_VARIANTS",
+    "Action",
+    "IllegalActionError",
+    "LegalActions",
+    "LithConfig",
+    "LithGame",
+    "LithHand",
+]
+
+EXCUSE_VARIANTS = (*EXCUSE_ROLES, "demon")
+NUM_ROUNDS = 3
+NUM_EXCHANGES = 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Configuration
+
+
+@dataclass(frozen=True)
+class LithConfig:
+    """Table rules. Invalid values raise ``ValueError`` naming the field."""
+
+    num_players: int = 2
+    betting: str = "limit"
+    bet_sizes: tuple[int, int, int] = (2, 2, 4)
+    max_raises: int = 3
+    pawns_and_courts: bool = True
+    excuse: str | None = None
+    starting_chips: int | tuple[int, ...] = 100
+    ante: int = 1
+    max_hands: int | None = None
+
+    def __post_init__(self) -> None:
+        def bad(name: str, why: str) -> ValueError:
+            return ValueError(f"{name}: {why}, got {getattr(self, name)!r}")
+
+        if not _is_int(self.num_players) or not 2 <= self.num_players <= 10:
+            raise bad("num_players", "must be an integer from 2 to 10")
+        if self.betting not in STRUCTURES:
+            raise bad("betting", f"must be one of {', '.join(STRUCTURES)}")
+        sizes = tuple(self.bet_sizes) if isinstance(self.bet_sizes, Sequence) else None
+        if (
+            sizes is None
+            or len(sizes) != NUM_ROUNDS
+            or not all(_is_int(s) and s > 0 for s in sizes)
+        ):
+            raise bad("bet_sizes", "must be three positive integers, one per betting round")
+        object.__setattr__(self, "bet_sizes", sizes)
+        if not _is_int(self.max_raises) or self.max_raises < 0:
+            raise bad("max_raises", "must be a non-negative integer")
+        if not isinstance(self.pawns_and_courts, bool):
+            raise bad("pawns_and_courts", "must be True or False")
+        if self.excuse is not None and self.excuse not in EXCUSE_VARIANTS:
+            raise bad("excuse", f"must be None or one of {', '.join(EXCUSE_VARIANTS)}")
+        chips = self.starting_chips
+        if isinstance(chips, Sequence) and not isinstance(chips, str):
+            chips = tuple(chips)
+            if len(chips) != self.num_players:
+                raise bad("starting_chips", f"must give one stack per player ({self.num_players})")
+            object.__setattr__(self, "starting_chips", chips)
+        else:
+            chips = (chips,)
+        if not all(_is_int(c) and c > 0 for c in chips):
+            raise bad("starting_chips", "must be positive integers")
+        if not _is_int(self.ante) or self.ante < 0:
+            raise bad("ante", "must be a non-negative integer")
+        if self.max_hands is not None and (not _is_int(self.max_hands) or self.max_hands < 1):
+            raise bad("max_hands", "must be None or a positive integer")
+
+    @property
+    def stacks(self) -> list[int]:
+        """Every seat's starting stack."""
+        if isinstance(self.starting_chips, tuple):
+            return list(self.starting_chips)
+        return [self.starting_chips] * self.num_players
+
+    @property
+    def deck(self) -> list[int]:
+        """The card ids in play."""
+        return deck(self.pawns_and_courts, excuse=self.excuse is not None)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int | np.integer) and not isinstance(x, bool)
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True)
+class Action:
+    """An engine action. ``amount`` is the raise-to total of a bet or raise in this round;
+    ``card`` the card id of a discard."""
+
+    kind: str  # fold, check, call, bet, raise, keep, discard
+    amount: int | None = None
+    card: int | None = None
+
+    KINDS = ("fold", "check", "call", "bet", "raise", "keep", "discard")
+
+    def __str__(self) -> str:
+        if self.kind in ("bet", "raise"):
+            return f"{self.kind} to {self.amount}"
+        if self.kind == "discard":
+            return f"discard {CARDS[self.card].name}" if self.card is not None else "discard"
+        return self.kind
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind}
+        if self.amount is not None:
+            out["amount"] = self.amount
+        if self.card is not None:
+            out["card"] = CARDS[self.card].name
+        return out
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """The legal actions of the seat to act: discrete ones, plus a range of raise-to amounts."""
+
+    actions: tuple[Action, ...]
+    raise_kind: str | None = None  # "bet" or "raise" when a bet/raise is legal
+    min_to: int | None = None
+    max_to: int | None = None
+
+    def contains(self, action: Action) -> bool:
+        if action.kind in ("bet", "raise"):
+            return (
+                action.kind == self.raise_kind
+                and _is_int(action.amount)
+                and self.min_to <= action.amount <= self.max_to  # type: ignore[operator]
+            )
+        return action in self.actions
+
+    def __str__(self) -> str:
+        parts = [str(a) for a in self.actions]
+        if self.raise_kind:
+            parts.append(
+                f"{self.raise_kind} to {self.min_to}"
+                + (f"-{self.max_to}" if self.max_to != self.min_to else "")
+            )
+        return ", ".join(parts) if parts else "none (no seat to act)"
+
+
+# ---------------------------------------------------------------------------------------------
+# What one seat may know
+
+
+@dataclass(frozen=True)
+class ExchangeView:
+    """One exchange as a seat sees it. ``discarded[s]`` is ``None`` until seat ``s`` has decided
+    (and for seats not in it); ``drew[s]`` says whether a discarder drew from the deck rather
+    than taking their left neighbour's discard (known to all once the exchange is resolved)."""
+
+    discarded: tuple[bool | None, ...]
+    drew: tuple[bool | None, ...]
+    my_discard: int | None  # the card I gave away
+    taken_by: int | None  # who took it (None: nobody, it went to the bottom of the deck)
+    received: int | None  # the card I got
+    received_from: int | None  # the seat I took it from (None: the deck)
+    resolved: bool
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything one seat may know: its own cards and the public record, nothing else."""
+
+    seat: int
+    num_players: int
+    dealer: int
+    phase: str  # "bet", "exchange" or "over"
+    round: int  # betting round 0-2, or exchange 0-1
+    current_player: int | None
+    cards: tuple[int, ...]  # own cards, sorted by id
+    pot: int
+    highest: int  # the highest bet this round
+    raise_range: tuple[int, int] | None  # raise-to bounds of the seat to act, if it may raise
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]  # this round
+    committed: tuple[int, ...]  # this hand
+    folded: tuple[bool, ...]  # seats not dealt in count as folded
+    dealt_in: tuple[bool, ...]
+    actions: tuple[dict, ...]  # public actions in order; others' discards show no card
+    exchanges: tuple[ExchangeView, ...]
+    showdown: dict[int, tuple[int, ...]]  # cards shown at showdown, once the hand is over
+    net: tuple[int, ...]  # chips won or lost this hand, once it is over
+
+    @property
+    def to_call(self) -> int:
+        return min(self.highest - self.bets[self.seat], self.stacks[self.seat])
+
+
+# ---------------------------------------------------------------------------------------------
+# One hand
+
+
+@dataclass
+class ExchangeLog:
+    """One exchange: who discarded what, and where every discard and new card went."""
+
+    discards: dict[int, int | None] = field(default_factory=dict)  # seat -> card or None (kept)
+    received: dict[int, tuple[int, int | None]] = field(
+        default_factory=dict
+    )  # seat -> (card, from seat or None = deck)
+    taken_by: dict[int, int | None] = field(
+        default_factory=dict
+    )  # discarder -> seat that took it or None (deck bottom)
+    to_bottom: list[int] = field(default_factory=list)
+
+
+class LithHand:
+    """One hand of Lith from given stacks, dealer and deck order.
+
+    ``deck_order`` lists every card in play, top first. ``demon_heads`` is the outcome of the
+    demon's coin flip, used only at a showdown with the Excuse under ``excuse="demon"``.
+    """
+
+    def __init__(
+        self,
+        config: LithConfig,
+        stacks: Sequence[int],
+        dealer: int,
+        deck_order: Sequence[int],
+        demon_heads: bool = False,
+    ) -> None:
+        n = config.num_players
+        if len(stacks) != n or any(not _is_int(s) or s < 0 for s in stacks):
+            raise ValueError(f"stacks: need {n} non-negative integers, got {list(stacks)!r}")
+        if sum(1 for s in stacks if s > 0) < 2:
+            raise ValueError(
+                f"stacks: at least two seats need chips to play a hand, got {list(stacks)}"
+            )
+        if not (_is_int(dealer) and 0 <= dealer < n and stacks[dealer] > 0):
+            raise ValueError(f"dealer: must be a seat with chips, got {dealer!r}")
+        if sorted(deck_order) != sorted(config.deck):
+            raise ValueError("deck_order: must hold every card in play exactly once")
+        self.config = config
+        self.n = n
+        self.dealer = int(dealer)
+        self.start_stacks = [int(s) for s in stacks]
+        self.stacks = list(self.start_stacks)
+        self.deck_order = [int(c) for c in deck_order]
+        self.demon_heads = bool(demon_heads)
+        self.dealt_in = [s > 0 for s in stacks]
+        self.folded = [not d for d in self.dealt_in]
+        self.committed = [0] * n
+        self.bets = [0] * n
+        self.cards: list[list[int]] = [[] for _ in range(n)]
+        self.actions: list[dict] = []
+        self.exchanges: list[ExchangeLog] = []
+        self.showdown: dict[int, list[int]] = {}
+        self.demon_used: str | None = None
+        self.pots: list[Pot] = []
+        self.pot_winners: list[tuple[int, ...]] = []
+        self.winnings = [0] * n
+        self.phase = "bet"
+        self.round = 0
+        self.current: int | None = None
+
+        self._post_antes()
+        self._deal()
+        self._start_betting_round(0)
+
+    # ------------------------------------------------------------------ seats and order
+
+    def seats_from_left_of_dealer(self) -> list[int]:
+        """Seats dealt into this hand, starting left of the dealer."""
+        return [
+            s for s in ((self.dealer + 1 + i) % self.n for i in range(self.n)) if self.dealt_in[s]
+        ]
+
+    def in_hand(self, seat: int) -> bool:
+        return self.dealt_in[seat] and not self.folded[seat]
+
+    def can_bet(self, seat: int) -> bool:
+        return self.in_hand(seat) and self.stacks[seat] > 0
+
+    @property
+    def pot(self) -> int:
+        """All chips committed this hand, this round's bets included."""
+        return sum(self.committed)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    # ------------------------------------------------------------------ set-up
+
+    def _post_antes(self) -> None:
+        """Every player with chips antes; one who cannot cover it posts what they have and is
+        all-in."""
+        for seat in self.seats_from_left_of_dealer():
+            self._commit(seat, min(self.config.ante, self.stacks[seat]), round_bet=False)
+
+    def _deal(self) -> None:
+        """Three cards each, one at a time, starting left of the dealer."""
+        order = self.seats_from_left_of_dealer()
+        self._deck = list(self.deck_order)  # top first
+        for _ in range(3):
+            for seat in order:
+                self.cards[seat].append(self._deck.pop(0))
+
+    def _commit(self, seat: int, chips: int, round_bet: bool = True) -> None:
+        self.stacks[seat] -= chips
+        self.committed[seat] += chips
+        if round_bet:
+            self.bets[seat] += chips
+
+    # ------------------------------------------------------------------ betting
+
+    def _start_betting_round(self, round_: int) -> None:
+        self.phase = "bet"
+        self.round = round_
+        self.bets = [0] * self.n
+        self.highest = 0
+        self.last_raise = 0
+        self.raises = 0
+        self.acted = [False] * self.n
+        self.open_to_raise = [True] * self.n
+        if sum(self.can_bet(s) for s in range(self.n)) <= 1:
+            self._end_betting_round()  # nobody left to bet against: no betting
+            return
+        self.current = self._next_to_bet(after=self.dealer)
+        if self.current is None:
+            self._end_betting_round()
+
+    def _needs_to_act(self, seat: int) -> bool:
+        return self.can_bet(seat) and (not self.acted[seat] or self.bets[seat] < self.highest)
+
+    def _next_to_bet(self, after: int) -> int | None:
+        for i in range(1, self.n + 1):
+            seat = (after + i) % self.n
+            if self._needs_to_act(seat):
+                return seat
+        return None
+
+    def bet_options(self) -> BetOptions:
+        """Legal betting options of the seat to act."""
+        seat = self.current
+        assert seat is not None and self.phase == "bet"
+        return bet_options(
+            structure=self.config.betting,
+            bet_size=self.config.bet_sizes[self.round],
+            max_raises=self.config.max_raises,
+            stack=self.stacks[seat],
+            my_bet=self.bets[seat],
+            highest=self.highest,
+            last_raise=self.last_raise,
+            raises=self.raises,
+            may_reraise=self.open_to_raise[seat],
+            pot=self.pot,
+        )
+
+    def _apply_bet_action(self, seat: int, action: Action) -> None:
+        stack_before = self.stacks[seat]
+        if action.kind == "fold":
+            self.folded[seat] = True
+        elif action.kind in ("check", "call"):
+            self._commit(seat, min(self.highest - self.bets[seat], self.stacks[seat]))
+        else:  # bet or raise to action.amount
+            size = action.amount - self.highest  # type: ignore[operator]
+            self._commit(seat, action.amount - self.bets[seat])  # type: ignore[operator]
+            bet_size = self.config.bet_sizes[self.round]
+            full_size = (
+                bet_size if self.config.betting == "limit" else max(self.last_raise, bet_size)
+            )
+            full = size >= full_size  # less is an all-in for less: it reopens nothing
+            self.highest = action.amount  # type: ignore[assignment]
+            if full:
+                # A full raise reopens the betting for everyone else.
+                self.last_raise = size
+                self.raises += 1
+                self.open_to_raise = [True] * self.n
+            for other in range(self.n):
+                if other != seat:
+                    self.acted[other] = False
+        self.acted[seat] = True
+        self.open_to_raise[seat] = False
+        self.actions.append(
+            {
+                "phase": "bet",
+                "round": self.round,
+                "seat": seat,
+                **action.to_json(),
+                "chips": stack_before - self.stacks[seat],
+            }
+        )
+
+        if sum(self.in_hand(s) for s in range(self.n)) == 1:
+            self._fold_win()
+            return
+        self.current = self._next_to_bet(after=seat)
+        if self.current is None:
+            self._end_betting_round()
+
+    def _end_betting_round(self) -> None:
+        self.current = None
+        if self.round < NUM_EXCHANGES:
+            self._start_exchange(self.round)
+        else:
+            self._showdown()
+
+    # ------------------------------------------------------------------ exchange
+
+    def _start_exchange(self, index: int) -> None:
+        """Starting left of the dealer, each player still in (all-in players included) keeps
+        their hand or discards one card face down."""
+        self.phase = "exchange"
+        self.exchanges.append(ExchangeLog())
+        self._exchange_order = [s for s in self.seats_from_left_of_dealer() if self.in_hand(s)]
+        self._exchange_index = index
+        self.current = self._exchange_order[0]
+
+    def _apply_exchange_action(self, seat: int, action: Action) -> None:
+        log = self.exchanges[-1]
+        log.discards[seat] = action.card if action.kind == "discard" else None
+        self.actions.append(
+            {"phase": "exchange", "round": self._exchange_index, "seat": seat, **action.to_json()}
+        )
+        position = self._exchange_order.index(seat)
+        if position + 1 < len(self._exchange_order):
+            self.current = self._exchange_order[position + 1]
+            return
+        self.current = None
+        self._resolve_exchange()
+        self._start_betting_round(self._exchange_index + 1)
+
+    def _resolve_exchange(self) -> None:
+        """From the left of the dealer, each discarder takes the discard of the next player still
+        in on their left if that player discarded, otherwise the top card of the deck. Discards
+        nobody takes go to the bottom of the deck (in the same order)."""
+        log = self.exchanges[-1]
+        order = self._exchange_order
+        for seat, card in log.discards.items():
+            if card is not None:
+                self.cards[seat].remove(card)
+        for i, seat in enumerate(order):
+            if log.discards[seat] is None:
+                continue
+            left = order[(i + 1) % len(order)]
+            if left != seat and log.discards[left] is not None:
+                card = log.discards[left]
+                log.received[seat] = (card, left)
+                log.taken_by[left] = seat
+            else:
+                card = self._deck.pop(0)
+                log.received[seat] = (card, None)
+            self.cards[seat].append(card)
+        for seat in order:
+            card = log.discards[seat]
+            if card is not None and seat not in log.taken_by:
+                log.taken_by[seat] = None
+                log.to_bottom.append(card)
+        self._deck.extend(log.to_bottom)
+
+    # ------------------------------------------------------------------ the end of a hand
+
+    def _fold_win(self) -> None:
+        """All players but one folded: that player takes the pot at once and shows nothing."""
+        (winner,) = [s for s in range(self.n) if self.in_hand(s)]
+        self.pots = [Pot(self.pot, (winner,))]
+        self.pot_winners = [(winner,)]
+        self.winnings = [0] * self.n
+        self.winnings[winner] = self.pot
+        self._finish()
+
+    def _showdown(self) -> None:
+        """Side pots from the smallest all-in up; each to the best eligible hand."""
+        shown = [s for s in self.seats_from_left_of_dealer() if self.in_hand(s)]
+        self.showdown = {s: list(self.cards[s]) for s in shown}
+        role = self.config.excuse
+        if role == "demon":
+            role = "imposter" if self.demon_heads else "beggar"
+            if any(EXCUSE in self.cards[s] for s in shown):
+                self.demon_used = "heads" if self.demon_heads else "tails"
+        hands = np.array([self.cards[s] for s in shown])
+        values = strength(hands, pawns_and_courts=self.config.pawns_and_courts, excuse=role)
+        strengths: list[int | None] = [None] * self.n
+        for s, v in zip(shown, values, strict=True):
+            strengths[s] = int(v)
+        self.pots = side_pots(self.committed, [not self.in_hand(s) for s in range(self.n)])
+        self.winnings, self.pot_winners = award_pots(self.pots, strengths, self.dealer)
+        self._finish()
+
+    def _finish(self) -> None:
+        for seat in range(self.n):
+            self.stacks[seat] += self.winnings[seat]
+        self.phase = "over"
+        self.current = None
+
+    def net(self) -> list[int]:
+        """Chips each seat won (+) or lost (-) in this hand; zero until the hand is over."""
+        if not self.is_over:
+            return [0] * self.n
+        return [self.stacks[s] - self.start_stacks[s] for s in range(self.n)]
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> LegalActions:
+        """What the seat to act may do now (nothing once the hand is over)."""
+        seat = self.current
+        if seat is None:
+            return LegalActions(())
+        if self.phase == "exchange":
+            return LegalActions(
+                (Action("keep"), *(Action("discard", card=c) for c in sorted(self.cards[seat])))
+            )
+        options = self.bet_options()
+        discrete = [Action("fold")] if options.can_fold else []
+        discrete.append(Action("check") if options.can_check else Action("call"))
+        if options.can_raise:
+            return LegalActions(tuple(discrete), options.kind, options.min_to, options.max_to)
+        return LegalActions(tuple(discrete))
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act; an illegal action raises
+        :class:`IllegalActionError` and changes nothing."""
+        legal = self.legal_actions()
+        if not isinstance(action, Action) or not legal.contains(action):
+            who = (
+                "nobody is to act: the hand is over"
+                if self.current is None
+                else (f"seat {self.current} to act in {self.phase} {self.round + 1}")
+            )
+            raise IllegalActionError(f"illegal action {action}; {who}; legal: {legal}")
+        seat = self.current
+        assert seat is not None
+        if self.phase == "bet":
+            self._apply_bet_action(seat, action)
+        else:
+            self._apply_exchange_action(seat, action)
+
+    # ------------------------------------------------------------------ what a seat may know
+
+    def observe(self, seat: int) -> PlayerView:
+        """What ``seat`` may know: its own cards, public actions, who discarded and who drew,
+        the card it gave away and who took it, the card it received, showdown reveals."""
+        if not (_is_int(seat) and 0 <= seat < self.n):
+            raise ValueError(f"seat: must be 0-{self.n - 1}, got {seat!r}")
+        actions = tuple(
+            a if a["seat"] == seat or a.get("kind") != "discard" else {**a, "card": None}
+            for a in self.actions
+        )
+        exchanges = []
+        for index, log in enumerate(self.exchanges):
+            resolved = index < len(self.exchanges) - 1 or self.phase != "exchange"
+            discarded = tuple(
+                (log.discards[s] is not None) if s in log.discards else None for s in range(self.n)
+            )
+            drew = tuple(
+                (log.received[s][1] is None) if resolved and s in log.received else None
+                for s in range(self.n)
+            )
+            mine = log.discards.get(seat)
+            received = log.received.get(seat) if resolved else None
+            exchanges.append(
+                ExchangeView(
+                    discarded=discarded,
+                    drew=drew,
+                    my_discard=mine,
+                    taken_by=log.taken_by.get(seat) if resolved else None,
+                    received=received[0] if received else None,
+                    received_from=received[1] if received else None,
+                    resolved=resolved,
+                )
+            )
+        return PlayerView(
+            seat=seat,
+            num_players=self.n,
+            dealer=self.dealer,
+            phase=self.phase,
+            round=self.round if self.phase != "exchange" else len(self.exchanges) - 1,
+            current_player=self.current,
+            cards=tuple(sorted(self.cards[seat])),
+            pot=self.pot,
+            highest=self.highest if self.phase == "bet" else 0,
+            raise_range=self._raise_range(),
+            stacks=tuple(self.stacks),
+            bets=tuple(self.bets) if self.phase == "bet" else (0,) * self.n,
+            committed=tuple(self.committed),
+            folded=tuple(self.folded),
+            dealt_in=tuple(self.dealt_in),
+            actions=actions,
+            exchanges=tuple(exchanges),
+            showdown={s: tuple(sorted(c)) for s, c in self.showdown.items()},
+            net=tuple(self.net()),
+        )
+
+    def _raise_range(self) -> tuple[int, int] | None:
+        if self.phase != "bet" or self.current is None:
+            return None
+        legal = self.legal_actions()
+        return None if legal.raise_kind is None else (legal.min_to, legal.max_to)  # type: ignore[return-value]
+
+    def deck_remaining(self) -> list[int]:
+        """The undealt cards, top first (hidden from every seat)."""
+        return list(self._deck)
+
+    def clone(self) -> LithHand:
+        return copy.deepcopy(self)
+
+
+# ---------------------------------------------------------------------------------------------
+# A match
+
+
+class LithGame:
+    """A match of Lith: hands in turn until one player holds every chip or ``max_hands`` hands
+    have been played (then the most chips wins).
+
+    Each hand's deck order and demon coin come from its own seed, drawn from the match's seed,
+    so the same seed and the same actions give the same game, card for card. When a hand ends
+    the next one is dealt at once; finished hands are kept as JSON-ready records.
+    """
+
+    def __init__(
+        self,
+        config: LithConfig | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = 0,
+    ) -> None:
+        self.config = config or LithConfig()
+        self.reset(seed, first_dealer)
+
+    def reset(self, seed: int | None = None, first_dealer: int | None = 0) -> None:
+        """Start a new match: starting stacks, the first hand dealt. ``first_dealer=None`` draws
+        the first dealer from the seed."""
+        n = self.config.num_players
+        if first_dealer is not None and not (_is_int(first_dealer) and 0 <= first_dealer < n):
+            raise ValueError(
+                f"first_dealer: must be None or a seat 0-{n - 1}, got {first_dealer!r}"
+            )
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+        if first_dealer is None:
+            first_dealer = int(self._rng.integers(n))
+        self.stacks = self.config.stacks
+        self.start_stacks = list(self.stacks)
+        self.dealer = first_dealer
+        self.hands_played = 0
+        self.records: list[dict] = []
+        self._deal_hand()
+
+    # ------------------------------------------------------------------ hands
+
+    def _deal_hand(self, hand_seed: int | None = None) -> None:
+        if hand_seed is None:
+            hand_seed = int(self._rng.integers(2**63))
+        hand_rng = np.random.default_rng(hand_seed)
+        order = [int(c) for c in hand_rng.permutation(self.config.deck)]
+        demon_heads = bool(hand_rng.random() < 0.5)
+        self.hand_seed = hand_seed
+        self.hand = LithHand(self.config, self.stacks, self.dealer, order, demon_heads)
+
+    def _after_hand(self) -> None:
+        from lith_env.history import hand_record
+
+        self.records.append(hand_record(self.hand, seed=self.hand_seed, index=self.hands_played))
+        self.stacks = list(self.hand.stacks)
+        self.hands_played += 1
+        if self.is_over:
+            return
+        # The deal passes left, to the next player still in the match.
+        n = self.config.num_players
+        self.dealer = next(
+            s for s in ((self.dealer + i) % n for i in range(1, n + 1)) if self.stacks[s] > 0
+        )
+        self._deal_hand()
+
+    # ------------------------------------------------------------------ the contract
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def is_over(self) -> bool:
+        """One player holds every chip, or the hand limit is reached (once the hand is over)."""
+        if not self.hand.is_over:
+            return False
+        if sum(1 for s in self.hand.stacks if s > 0) <= 1:
+            return True
+        return self.config.max_hands is not None and self.hands_played >= self.config.max_hands
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else self.hand.current
+
+    def legal_actions(self) -> LegalActions:
+        return self.hand.legal_actions() if not self.is_over else LegalActions(())
+
+    def apply(self, action: Action) -> None:
+        """Play an action for the seat to act; when it ends the hand, the next hand is dealt
+        (unless the match is over)."""
+        if self.is_over:
+            raise IllegalActionError(f"illegal action {action}: the match is over")
+        self.hand.apply(action)
+        if self.hand.is_over:
+            self._after_hand()
+
+    def observe(self, seat: int) -> PlayerView:
+        return self.hand.observe(seat)
+
+    def returns(self) -> np.ndarray:
+        """Chips each seat has won (+) or lost (-) over the hands finished so far."""
+        settled = self.hand.stacks if self.hand.is_over else self.hand.start_stacks
+        return np.array(settled) - np.array(self.start_stacks)
+
+    def winners(self) -> list[int]:
+        """Seats holding the most chips (the match's winners once it is over)."""
+        stacks = self.hand.stacks if self.hand.is_over else self.hand.start_stacks
+        top = max(stacks)
+        return [s for s, c in enumerate(stacks) if c == top]

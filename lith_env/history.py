@@ -1,0 +1,167 @@
+"""Hand histories: every hand as one JSON record, and its replay through the engine.
+
+A record holds the table rules, the hand's seed, dealer, starting stacks, the whole deck order
+(top first), the cards dealt, every action and exchange, the showdown, the pots and their
+winners, and each seat's net result. :func:`replay_hand` plays the recorded actions on a fresh
+engine and checks that it reaches the recorded result; a malformed or inconsistent record
+raises ``ValueError`` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lith_env.cards import CARDS, card_id
+
+if TYPE_CHECKING:
+    from lith_env.game import LithHand
+
+__all__ = ["FORMAT", "hand_record", "load_records", "replay_hand", "save_records"]
+
+FORMAT = "lith-hand/1"
+_CONFIG_FIELDS = (
+    "num_players",
+    "betting",
+    "bet_sizes",
+    "max_raises",
+    "pawns_and_courts",
+    "excuse",
+    "ante",
+)
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [CARDS[c].name for c in cards]
+
+
+def hand_record(hand: LithHand, seed: int | None = None, index: int = 0) -> dict[str, Any]:
+    """The JSON-ready record of a finished hand."""
+    if not hand.is_over:
+        raise ValueError("hand_record: the hand is not over yet")
+    config = {name: getattr(hand.config, name) for name in _CONFIG_FIELDS}
+    config["bet_sizes"] = list(config["bet_sizes"])
+    dealt = [
+        _names(hand_cards) if hand.dealt_in[s] else None
+        for s, hand_cards in enumerate(_initial_cards(hand))
+    ]
+    return {
+        "format": FORMAT,
+        "hand": index,
+        "seed": seed,
+        "config": config,
+        "dealer": hand.dealer,
+        "stacks": list(hand.start_stacks),
+        "deck": _names(hand.deck_order),
+        "demon_heads": hand.demon_heads,
+        "cards": dealt,
+        "actions": [dict(a) for a in hand.actions],
+        "exchanges": [
+            {
+                "discards": {
+                    str(s): (CARDS[c].name if c is not None else None)
+                    for s, c in log.discards.items()
+                },
+                "received": {
+                    str(s): {"card": CARDS[c].name, "from": "deck" if src is None else src}
+                    for s, (c, src) in log.received.items()
+                },
+                "to_bottom": _names(log.to_bottom),
+            }
+            for log in hand.exchanges
+        ],
+        "showdown": {str(s): _names(c) for s, c in hand.showdown.items()},
+        "demon": hand.demon_used,
+        "pots": [
+            {"amount": p.amount, "eligible": list(p.eligible), "winners": list(w)}
+            for p, w in zip(hand.pots, hand.pot_winners, strict=True)
+        ],
+        "net": hand.net(),
+        "stacks_after": list(hand.stacks),
+    }
+
+
+def _initial_cards(hand: LithHand) -> list[list[int]]:
+    """The three cards each seat was dealt: one at a time from the top, left of dealer first."""
+    cards: list[list[int]] = [[] for _ in range(hand.n)]
+    order = hand.seats_from_left_of_dealer()
+    top = iter(hand.deck_order)
+    for _ in range(3):
+        for seat in order:
+            cards[seat].append(next(top))
+    return cards
+
+
+def replay_hand(record: dict[str, Any]) -> LithHand:
+    """Play a record's actions on a fresh engine; check it reaches the recorded result.
+
+    Returns the replayed hand. Raises ``ValueError`` naming the field of a malformed record or
+    the first point where the replay departs from it.
+    """
+    from lith_env.game import Action, IllegalActionError, LithConfig, LithHand
+
+    if not isinstance(record, dict):
+        raise ValueError(f"record: must be a JSON object, got {type(record).__name__}")
+    if record.get("format") != FORMAT:
+        raise ValueError(f"format: expected {FORMAT!r}, got {record.get('format')!r}")
+    for key in ("config", "dealer", "stacks", "deck", "actions"):
+        if key not in record:
+            raise ValueError(f"{key}: missing from the record")
+    try:
+        config = LithConfig(**record["config"], starting_chips=1)
+    except TypeError as error:
+        raise ValueError(f"config: {error}") from None
+    try:
+        deck_order = [card_id(name) for name in record["deck"]]
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"deck: {error}") from None
+    hand = LithHand(
+        config,
+        record["stacks"],
+        record["dealer"],
+        deck_order,
+        demon_heads=bool(record.get("demon_heads", False)),
+    )
+    for i, entry in enumerate(record["actions"]):
+        try:
+            action = Action(
+                entry["kind"],
+                amount=entry.get("amount"),
+                card=card_id(entry["card"]) if entry.get("card") is not None else None,
+            )
+            if entry["seat"] != hand.current:
+                raise ValueError(f"seat {entry['seat']} acts but seat {hand.current} is to act")
+            hand.apply(action)
+        except (KeyError, TypeError, ValueError, IllegalActionError) as error:
+            raise ValueError(f"actions[{i}]: {error}") from None
+    if not hand.is_over:
+        raise ValueError("actions: the hand is not over after the recorded actions")
+    replayed = hand_record(hand, seed=record.get("seed"), index=record.get("hand", 0))
+    for key in ("cards", "exchanges", "showdown", "demon", "pots", "net", "stacks_after"):
+        if key in record and record[key] != replayed[key]:
+            raise ValueError(
+                f"{key}: the replay gives {replayed[key]!r}, the record says {record[key]!r}"
+            )
+    return hand
+
+
+def save_records(records: Iterable[dict[str, Any]], path: str | Path) -> None:
+    """Write records as JSON Lines, one hand a line."""
+    with open(path, "w") as f:
+        for record in records:
+            f.write(json.dumps(record) + "\n")
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    """Read records written by :func:`save_records`."""
+    records = []
+    with open(path) as f:
+        for line_number, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"{path}:{line_number}: not a JSON record ({error})") from None
+    return records

@@ -1,0 +1,55 @@
+"""The contract every game engine keeps, so one set of wrappers, agents and tournaments serves
+all games. Plain Python: no Gymnasium, PettingZoo or torch here."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Agent", "IllegalActionError", "TurnBasedGame"]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now. The message lists the legal actions; the game state is
+    left exactly as it was."""
+
+
+@runtime_checkable
+class TurnBasedGame(Protocol):
+    """A seeded, turn-based, multi-seat game, seen one seat at a time.
+
+    ``current_player`` is the seat to act (``None`` once ``is_over``); ``apply_id`` takes an
+    action id of the game's ``Discrete`` action space and raises :class:`IllegalActionError`
+    (changing nothing) when the id is not in ``action_mask()``; ``encode(seat)`` is that seat's
+    flat observation; ``returns()`` the chips or score each seat has won so far.
+    """
+
+    num_players: int
+    num_actions: int
+    observation_size: int
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def action_mask(self) -> np.ndarray: ...
+
+    def apply_id(self, action_id: int) -> None: ...
+
+    def encode(self, seat: int) -> np.ndarray: ...
+
+    def returns(self) -> np.ndarray: ...
+
+    def render_text(self, seat: int | None = None) -> str: ...
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: picks an action id from its seat's observation and legal-action mask."""
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int: ...
+
+    def reset(self) -> None: ...

@@ -1,0 +1,64 @@
+"""Helpers for Lith engine tests: stacked decks and random legal play."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from lith_env.cards import card_id
+from lith_env.game import Action, LegalActions, LithConfig, LithHand
+
+
+def stacked_hand(
+    config: LithConfig,
+    stacks: list[int],
+    dealer: int,
+    hands: dict[int, list[str]],
+    then: list[str] = (),
+    demon_heads: bool = False,
+) -> LithHand:
+    """A hand whose deal gives ``hands[seat]`` to each seat, with ``then`` on top of the rest of
+    the deck (the cards drawn in exchanges, in order)."""
+    n = config.num_players
+    order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if stacks[s] > 0]
+    top: list[int] = []
+    for k in range(3):
+        for seat in order:
+            top.append(card_id(hands[seat][k]))
+    top += [card_id(c) for c in then]
+    rest = [c for c in config.deck if c not in top]
+    return LithHand(config, stacks, dealer, top + rest, demon_heads=demon_heads)
+
+
+def random_action(legal: LegalActions, rng: random.Random) -> Action:
+    """A uniformly chosen legal action; bet/raise amounts uniform over the legal range."""
+    choices = list(legal.actions)
+    if legal.raise_kind is not None:
+        choices.append(Action(legal.raise_kind, amount=rng.randint(legal.min_to, legal.max_to)))
+    return rng.choice(choices)
+
+
+def snapshot(obj) -> dict:
+    """A deep copy of an engine's state, for checking that nothing changed."""
+    return copy.deepcopy({k: v for k, v in vars(obj).items() if not k.startswith("_rng")})
+
+
+def play(hand: LithHand, *actions: Action) -> LithHand:
+    for a in actions:
+        hand.apply(a)
+    return hand
+
+
+FOLD, CHECK, CALL, KEEP = Action("fold"), Action("check"), Action("call"), Action("keep")
+
+
+def bet(x: int) -> Action:
+    return Action("bet", amount=x)
+
+
+def raise_to(x: int) -> Action:
+    return Action("raise", amount=x)
+
+
+def discard(name: str) -> Action:
+    return Action("discard", card=card_id(name))
