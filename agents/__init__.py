@@ -1,1 +1,10 @@
-"""Agents, tournaments and analytics for both games (arrive with issue 5)."""
+"""Agents for both games, behind one protocol: ``act(observation, action_mask) -> int`` and
+``reset(seed=None)``. Agents see only their seat's observation, never the engine's state.
+
+Built-in agents are made from spec strings with :func:`make_agent`, e.g. ``"random"`` or
+``"caller"``.
+"""
+
+from agents.base import AGENTS, Agent, RandomAgent, make_agent, register
+
+__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "register"]

@@ -1,0 +1,81 @@
+"""The agent protocol, the registry of built-in agents, and spec strings (``name:key=value``)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tablegame.engine import Agent
+
+__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "register"]
+
+# game -> name -> factory(seed=..., **params)
+AGENTS: dict[str, dict[str, Callable[..., Agent]]] = {"lith": {}, "gendeneia": {}}
+
+
+def register(game: str, name: str) -> Callable:
+    """Class decorator: make an agent available by name for a game (``"*"``: every game)."""
+
+    def decorate(factory: Callable[..., Agent]) -> Callable[..., Agent]:
+        for g in AGENTS if game == "*" else (game,):
+            AGENTS[g][name] = factory
+        return factory
+
+    return decorate
+
+
+@register("*", "random")
+class RandomAgent:
+    """Picks uniformly among the legal actions."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+def _parse_value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """Build a built-in agent from a spec: ``name`` or ``name:key=value:key=value``.
+
+    Unknown games, names or parameters raise ``ValueError`` listing what exists.
+    """
+    import agents.lith  # noqa: F401  (registers the Lith agents)
+
+    if game not in AGENTS:
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
+    name, *param_texts = spec.strip().split(":")
+    if name not in AGENTS[game]:
+        raise ValueError(
+            f"unknown agent {name!r} for {game}; built-in agents: {', '.join(sorted(AGENTS[game]))}"
+        )
+    factory = AGENTS[game][name]
+    accepted = [p for p in inspect.signature(factory).parameters if p != "seed"]
+    params: dict[str, Any] = {}
+    for text in param_texts:
+        key, sep, value = text.partition("=")
+        if not sep or key not in accepted:
+            raise ValueError(
+                f"agent {name!r}: bad parameter {text!r}; parameters: "
+                + (", ".join(f"{p}=..." for p in accepted) or "none")
+            )
+        params[key] = _parse_value(value)
+    return factory(seed=seed, **params)

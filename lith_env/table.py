@@ -1,0 +1,114 @@
+"""The Lith match as learners and agents see it: action ids, masks, encoded observations.
+
+:class:`LithTable` keeps the engine contract of :mod:`tablegame.engine`, so the generic
+Gymnasium and PettingZoo wrappers, the agents and the tournaments drive it like any other game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lith_env import encoding
+from lith_env.cards import CARDS
+from lith_env.game import LithConfig, LithGame, PlayerView
+from lith_env.hands import tie_order
+
+__all__ = ["LithTable"]
+
+
+class LithTable:
+    """A :class:`LithGame` behind action ids and flat observations (``docs/lith_env.md``).
+
+    ``episode="hand"`` plays one hand from the starting stacks; ``"match"`` plays until one
+    player holds every chip or ``max_hands`` is reached. The first dealer is drawn from the
+    seed.
+    """
+
+    def __init__(self, config: LithConfig, episode: str = "hand") -> None:
+        if episode not in ("hand", "match"):
+            raise ValueError(f"episode: must be 'hand' or 'match', got {episode!r}")
+        if episode == "hand" and config.max_hands not in (None, 1):
+            raise ValueError(
+                f"max_hands: a 'hand' episode plays one hand, got {config.max_hands!r}"
+            )
+        if episode == "hand":
+            config = LithConfig(**{**config.__dict__, "max_hands": 1})
+        self.config = config
+        self.episode = episode
+        self.num_players = config.num_players
+        self.num_actions = encoding.num_actions(config)
+        self.observation_size = encoding.observation_size(config)
+        self.action_names = encoding.action_names(config)
+        self.game = LithGame(config, seed=None, first_dealer=None)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.game.reset(seed, first_dealer=None)
+
+    @property
+    def current_player(self) -> int | None:
+        return self.game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def action_mask(self) -> np.ndarray:
+        if self.game.is_over:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        return encoding.action_mask(self.game.hand)
+
+    def apply_id(self, action_id: int) -> None:
+        if self.game.is_over:
+            from tablegame.engine import IllegalActionError
+
+            raise IllegalActionError(f"illegal action id {action_id!r}: the match is over")
+        self.game.apply(encoding.action_from_id(self.game.hand, action_id))
+
+    def observe(self, seat: int) -> PlayerView:
+        return self.game.observe(seat)
+
+    def encode(self, seat: int) -> np.ndarray:
+        return encoding.encode(self.game.observe(seat), self.config)
+
+    def returns(self) -> np.ndarray:
+        return self.game.returns()
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The table as text, seen from ``seat`` (its cards shown), or from nobody."""
+        view = self.game.observe(seat if seat is not None else 0)
+        hand = self.game.hand
+        lines = [
+            f"Lith, hand {self.game.hands_played + (0 if hand.is_over else 1)}"
+            f" - {view.phase} {view.round + 1 if view.phase != 'over' else ''}".rstrip()
+            + f" - pot {view.pot}",
+        ]
+        for s in range(self.num_players):
+            status = (
+                "out"
+                if not view.dealt_in[s]
+                else "folded"
+                if view.folded[s]
+                else "all-in"
+                if view.stacks[s] == 0
+                else "in"
+            )
+            marks = ("D" if s == view.dealer else " ") + (">" if s == view.current_player else " ")
+            shown = view.showdown.get(s)
+            if seat == s:
+                cards = ", ".join(tie_order(list(view.cards)))
+            elif shown:
+                cards = ", ".join(tie_order(list(shown)))
+            else:
+                cards = "(hidden)"
+            chips = f"stack {view.stacks[s]:>4}  bet {view.bets[s]:>3}"
+            lines.append(f"{marks} seat {s}: {chips}  {status:<7} {cards}")
+        if view.actions:
+            last = view.actions[-1]
+            what = last["kind"] + (f" to {last['amount']}" if "amount" in last else "")
+            lines.append(f"last: seat {last['seat']} {what}")
+        if view.phase == "over":
+            lines.append("net: " + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(view.net)))
+        return "\n".join(lines)
+
+    def card_names(self, seat: int) -> list[str]:
+        return [CARDS[c].name for c in sorted(self.game.hand.cards[seat])]
