@@ -31,6 +31,8 @@ def register(game: str, name: str) -> Callable:
 class RandomAgent:
     """Picks uniformly among the legal actions."""
 
+    needs_observation = False  # it only reads the mask
+
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
@@ -39,7 +41,8 @@ class RandomAgent:
             self.rng = np.random.default_rng(seed)
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
-        return int(self.rng.choice(np.flatnonzero(action_mask)))
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])
 
 
 def _parse_value(text: str) -> Any:

@@ -17,6 +17,8 @@ CHECK_CALL = 1  # action id of check/call in every betting structure (lith_env.e
 class CallerAgent:
     """Never folds, never raises: checks or calls every bet, keeps every hand."""
 
+    needs_observation = False  # it only reads the mask
+
     def __init__(self, seed: int | None = None) -> None:
         del seed  # deterministic
 

@@ -17,11 +17,35 @@ Action ids (``Discrete(num_actions(config))``), S = 1 size for ``limit``, 4 othe
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 import numpy as np
 
 from lith_env.cards import NUM_CARDS
-from lith_env.game import Action, IllegalActionError, LegalActions, LithConfig, LithHand, PlayerView
-from lith_env.hands import CATEGORIES, QUALIFIERS, category_of, percentile, qualifier_of, strength
+from lith_env.game import (
+    BETTING_STATS,
+    DISCARDS,
+    Action,
+    IllegalActionError,
+    LegalActions,
+    LithConfig,
+    LithHand,
+    PlayerView,
+)
+from lith_env.game import (
+    CALL as CALL_ACTION,
+)
+from lith_env.game import (
+    CHECK as CHECK_ACTION,
+)
+from lith_env.game import (
+    FOLD as FOLD_ACTION,
+)
+from lith_env.game import (
+    KEEP as KEEP_ACTION,
+)
+from lith_env.hands import CATEGORIES, QUALIFIERS, category_of, hand_strength, qualifier_of
 
 __all__ = [
     "RAISE_MENU",
@@ -30,6 +54,7 @@ __all__ = [
     "action_names",
     "encode",
     "hand_features",
+    "layout",
     "num_actions",
     "observation_size",
 ]
@@ -85,21 +110,20 @@ def action_from_id(hand: LithHand, action_id: int) -> Action:
     legal = hand.legal_actions()
     keep = keep_id(config)
     action: Action | None = None
-    if not isinstance(action_id, int | np.integer) or not 0 <= action_id < num_actions(config):
+    if not isinstance(action_id, int | np.integer) or not 0 <= action_id < keep + 4:
         action = None
     elif action_id == FOLD:
-        action = Action("fold")
+        action = FOLD_ACTION
     elif action_id == CHECK_CALL:
-        action = Action("check") if Action("check") in legal.actions else Action("call")
+        action = CHECK_ACTION if CHECK_ACTION in legal.actions else CALL_ACTION
     elif action_id < keep:
         if legal.raise_kind is not None:
             target = _raise_target(action_id - FIRST_RAISE, hand, legal, config)
             action = Action(legal.raise_kind, amount=target)
     elif action_id == keep:
-        action = Action("keep")
+        action = KEEP_ACTION
     elif hand.current is not None:
-        cards = sorted(hand.cards[hand.current])
-        action = Action("discard", card=cards[action_id - keep - 1])
+        action = DISCARDS[sorted(hand.cards[hand.current])[action_id - keep - 1]]
     if action is None or not legal.contains(action):
         names = action_names(config)
         mask = action_mask(hand)
@@ -115,123 +139,206 @@ def action_from_id(hand: LithHand, action_id: int) -> Action:
 def action_mask(hand: LithHand) -> np.ndarray:
     """int8 mask over action ids: 1 where the id is a legal action now."""
     config = hand.config
-    mask = np.zeros(num_actions(config), dtype=np.int8)
+    size, keep = num_actions(config), keep_id(config)
     if hand.current is None:
-        return mask
-    legal = hand.legal_actions()
-    keep = keep_id(config)
+        return np.zeros(size, dtype=np.int8)
     if hand.phase == "exchange":
-        mask[keep:] = 1
-        return mask
-    mask[FOLD] = Action("fold") in legal.actions
-    mask[CHECK_CALL] = 1
-    if legal.raise_kind is not None:
-        mask[FIRST_RAISE:keep] = 1
-    return mask
+        return np.array([0] * keep + [1] * (size - keep), dtype=np.int8)
+    legal = hand.legal_actions()
+    can_raise = legal.raise_kind is not None
+    mask = [int(FOLD_ACTION in legal.actions), 1] + [int(can_raise)] * (keep - 2) + [0] * 4
+    return np.array(mask, dtype=np.int8)
 
 
 # ---------------------------------------------------------------------------------------------
 # Observation vector
 
+_HAND_FEATURES = len(CATEGORIES) + len(QUALIFIERS) + 1
+_EXCHANGE_FLAGS = ("discarded", "kept", "drew from the deck", "took the left neighbour's discard")
+_HISTORY = BETTING_STATS
+
+
+@functools.cache
+def layout(num_players: int) -> dict[str, tuple[int, int]]:
+    """Where each field of the observation vector starts and how long it is."""
+    n = num_players
+    fields = [
+        ("own cards", NUM_CARDS),
+        ("hand", _HAND_FEATURES),
+        ("phase", len(PHASES)),
+        ("chips", 5),
+        ("seats", 9 * n),
+    ]
+    for e in (1, 2):
+        fields += [
+            (f"exchange {e} seats", 4 * n),
+            (f"exchange {e} gave", NUM_CARDS),
+            (f"exchange {e} taken by", n + 1),
+            (f"exchange {e} got", NUM_CARDS),
+            (f"exchange {e} got from", 2),
+        ]
+    fields += [("history", 3 * n * len(_HISTORY)), ("raises", 3)]
+    out, start = {}, 0
+    for name, size in fields:
+        out[name] = (start, size)
+        start += size
+    out["size"] = (start, 0)
+    return out
+
 
 def observation_size(config: LithConfig) -> int:
-    n = config.num_players
-    own = NUM_CARDS + len(CATEGORIES) + len(QUALIFIERS) + 1
-    exchange = 4 * n + NUM_CARDS + (n + 1) + NUM_CARDS + 2
-    return own + len(PHASES) + 5 + 9 * n + 2 * exchange + 15 * n + 3
+    return layout(config.num_players)["size"][0]
+
+
+@functools.cache
+def _hand_features(
+    cards: tuple[int, ...], pawns_and_courts: bool, excuse: str | None
+) -> np.ndarray:
+    roles = ("imposter", "beggar") if excuse == "demon" else (excuse,)
+    out = np.zeros(_HAND_FEATURES, dtype=np.float32)
+    for role in roles:
+        key, pct = hand_strength(cards, pawns_and_courts=pawns_and_courts, excuse=role)
+        out[int(category_of(key))] += 1 / len(roles)
+        out[len(CATEGORIES) + int(qualifier_of(key))] += 1 / len(roles)
+        out[-1] += pct / len(roles)
+    out.flags.writeable = False
+    return out
+
+
+def hand_features_list(cards: tuple[int, ...], config: LithConfig) -> list[float]:
+    """:func:`hand_features` as a cached list of floats."""
+    if len(cards) != 3:
+        return [0.0] * _HAND_FEATURES
+    return _hand_features_list(tuple(sorted(cards)), config.pawns_and_courts, config.excuse)
+
+
+@functools.cache
+def _hand_features_list(
+    cards: tuple[int, ...], pawns_and_courts: bool, excuse: str | None
+) -> list[float]:
+    return _hand_features(cards, pawns_and_courts, excuse).tolist()
 
 
 def hand_features(cards: tuple[int, ...], config: LithConfig) -> np.ndarray:
     """Category one-hot, qualifier one-hot and strength percentile of a 3-card hand.
 
     Under the demon Excuse (its role unknown until the showdown) this averages the imposter
-    and beggar readings."""
-    roles = {"demon": ("imposter", "beggar")}.get(config.excuse or "", (config.excuse,))
-    out = np.zeros(len(CATEGORIES) + len(QUALIFIERS) + 1, dtype=np.float32)
-    if len(cards) != 3:  # a seat out of the match holds no cards
-        return out
-    for role in roles:
-        key = strength([cards], pawns_and_courts=config.pawns_and_courts, excuse=role)
-        out[int(category_of(key)[0])] += 1 / len(roles)
-        out[len(CATEGORIES) + int(qualifier_of(key)[0])] += 1 / len(roles)
-        pct = percentile([cards], pawns_and_courts=config.pawns_and_courts, excuse=role)
-        out[-1] += float(pct[0]) / len(roles)
-    return out
+    and beggar readings. A seat out of the match (no cards) gets zeros."""
+    if len(cards) != 3:
+        return np.zeros(_HAND_FEATURES, dtype=np.float32)
+    return _hand_features(tuple(sorted(cards)), config.pawns_and_courts, config.excuse)
+
+
+class _Offsets(NamedTuple):
+    own: int
+    hand: int
+    phase: int
+    chips: int
+    seats: int
+    exchanges: tuple[tuple[int, int, int, int, int], ...]  # seats, gave, taken by, got, got from
+    history: int
+    raises: int
+    size: int
+
+
+@functools.cache
+def _offsets(num_players: int) -> _Offsets:
+    where = layout(num_players)
+    names = ("seats", "gave", "taken by", "got", "got from")
+    return _Offsets(
+        where["own cards"][0],
+        where["hand"][0],
+        where["phase"][0],
+        where["chips"][0],
+        where["seats"][0],
+        tuple(tuple(where[f"exchange {e} {name}"][0] for name in names) for e in (1, 2)),
+        where["history"][0],
+        where["raises"][0],
+        where["size"][0],
+    )
 
 
 def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
-    """The flat float32 observation of one seat, every entry in [0, 1] (layout: module docs)."""
+    """The flat float32 observation of one seat, every entry in [0, 1] (``docs/lith_env.md``).
+
+    Written block by block into a zeroed array: dense blocks as one slice assignment each,
+    sparse entries one by one (numpy calls are the cost here, so there are few of them)."""
     n = view.num_players
     me = view.seat
-    total = float(sum(config.stacks))
-    rel = [(me + i) % n for i in range(n)]  # seats in order from me
-    parts: list[np.ndarray] = []
+    at = _offsets(n)
+    obs = np.zeros(at.size, dtype=np.float32)
+    total = float(config.total_chips)
+    order = [(me + i) % n for i in range(n)]  # seats in order from me
+    relative = [(s - me) % n for s in range(n)]  # seat -> position from me
 
-    own = np.zeros(NUM_CARDS, dtype=np.float32)
-    own[list(view.cards)] = 1
-    parts += [own, hand_features(view.cards, config)]
+    for card in view.cards:
+        obs[at.own + card] = 1.0
+    obs[at.hand : at.hand + _HAND_FEATURES] = hand_features(view.cards, config)
 
-    phase = np.zeros(len(PHASES), dtype=np.float32)
-    if view.phase == "over":
-        phase[-1] = 1
-    else:
-        phase[2 * view.round + (view.phase == "exchange")] = 1
-    parts.append(phase)
+    phase = len(PHASES) - 1 if view.phase == "over" else 2 * view.round + (view.phase == "exchange")
+    obs[at.phase + phase] = 1.0
 
     low, high = view.raise_range if view.raise_range and view.current_player == me else (0, 0)
     to_call = view.to_call if view.phase == "bet" else 0
-    chips = np.array([view.pot, to_call, view.highest, low, high], dtype=np.float32)
-    parts.append(chips / total)
+    obs[at.chips : at.chips + 5] = [x / total for x in (view.pot, to_call, view.highest, low, high)]
 
-    seats = np.zeros((n, 9), dtype=np.float32)
-    for i, s in enumerate(rel):
-        seats[i] = [
-            view.stacks[s] / total,
-            view.bets[s] / total,
-            view.committed[s] / total,
-            view.dealt_in[s] and not view.folded[s],
-            view.dealt_in[s] and view.folded[s],
-            view.dealt_in[s] and not view.folded[s] and view.stacks[s] == 0,
-            not view.dealt_in[s],
+    stacks, bets, committed = view.stacks, view.bets, view.committed
+    dealt_in, folded = view.dealt_in, view.folded
+    seats: list[float] = []
+    for s in order:
+        dealt, out = dealt_in[s], folded[s]
+        live = dealt and not out
+        seats += (
+            stacks[s] / total,
+            bets[s] / total,
+            committed[s] / total,
+            live,
+            dealt and out,
+            live and stacks[s] == 0,
+            not dealt,
             s == view.dealer,
             s == view.current_player,
-        ]
-    parts.append(seats.ravel())
+        )
+    obs[at.seats : at.seats + 9 * n] = seats
 
-    for index in range(2):
-        ex = view.exchanges[index] if index < len(view.exchanges) else None
-        flags = np.zeros((n, 4), dtype=np.float32)
-        gave = np.zeros(NUM_CARDS, dtype=np.float32)
-        taken_by = np.zeros(n + 1, dtype=np.float32)
-        got = np.zeros(NUM_CARDS, dtype=np.float32)
-        got_from = np.zeros(2, dtype=np.float32)
-        if ex is not None:
-            for i, s in enumerate(rel):
-                flags[i] = [
-                    ex.discarded[s] is True,
-                    ex.discarded[s] is False,
-                    ex.drew[s] is True,
-                    ex.drew[s] is False,
-                ]
-            if ex.my_discard is not None:
-                gave[ex.my_discard] = 1
-                if ex.resolved:
-                    taken_by[n if ex.taken_by is None else rel.index(ex.taken_by)] = 1
-            if ex.received is not None:
-                got[ex.received] = 1
-                got_from[0 if ex.received_from is None else 1] = 1
-        parts += [flags.ravel(), gave, taken_by, got, got_from]
+    for ex, (block, gave, taken_by, got, got_from) in zip(
+        view.exchanges, at.exchanges, strict=False
+    ):
+        for s in range(n):
+            discarded, drew = ex.discarded[s], ex.drew[s]
+            if discarded is not None:
+                obs[block + 4 * relative[s] + (0 if discarded else 1)] = 1.0
+            if drew is not None:
+                obs[block + 4 * relative[s] + (2 if drew else 3)] = 1.0
+        if ex.my_discard is not None:
+            obs[gave + ex.my_discard] = 1.0
+            if ex.resolved:
+                obs[taken_by + (n if ex.taken_by is None else relative[ex.taken_by])] = 1.0
+        if ex.received is not None:
+            obs[got + ex.received] = 1.0
+            obs[got_from + (ex.received_from is not None)] = 1.0
 
-    history = np.zeros((3, n, 5), dtype=np.float32)
-    raises = np.zeros(3, dtype=np.float32)
-    for a in view.actions:
-        if a["phase"] != "bet":
-            continue
-        r, i = a["round"], rel.index(a["seat"])
-        column = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}[a["kind"]]
-        history[r, i, column] += 0.25 if column in (1, 2) else 1.0
-        if column == 2:
-            raises[r] += 0.25
-        history[r, i, 4] += a["chips"] / total
-    parts += [np.minimum(history, 1).ravel(), np.minimum(raises, 1)]
-    return np.concatenate(parts).astype(np.float32)
+    # Betting counts per round in seat order from me; scaled and capped in one step.
+    width = len(BETTING_STATS)
+    betting = view.betting
+    history: list[int] = []
+    for r in range(3):
+        raises = 0
+        for s in order:
+            src = (r * n + s) * width
+            history += betting[src : src + width]
+            raises += betting[src + 2]
+        obs[at.raises + r] = min(1.0, 0.25 * raises)
+    block = obs[at.history : at.raises]
+    block[:] = history
+    block *= _history_scale(total, n)
+    np.minimum(block, 1.0, out=block)
+    return obs
+
+
+@functools.cache
+def _history_scale(total: float, num_players: int) -> np.ndarray:
+    """Checks and folds as flags, calls and bets/raises in quarters (a round allows at most
+    four), chips as a share of all chips at the table; tiled over rounds and seats."""
+    per_seat = np.array([1.0, 0.25, 0.25, 1.0, 1.0 / total], dtype=np.float32)
+    return np.tile(per_seat, 3 * num_players)

@@ -13,14 +13,17 @@ at once. If at most one player can still bet, the remaining exchanges still happ
 from __future__ import annotations
 
 import copy
+import functools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from lith_env.betting import STRUCTURES, BetOptions, bet_options
 from lith_env.cards import CARDS, EXCUSE, deck
-from lith_env.hands import EXCUSE_ROLES, strength
+from lith_env.hands import EXCUSE_ROLES, hand_strength
 from lith_env.pots import Pot, award_pots, side_pots
 from tablegame.engine import IllegalActionError
 
@@ -37,6 +40,8 @@ __all__ = [
 EXCUSE_VARIANTS = (*EXCUSE_ROLES, "demon")
 NUM_ROUNDS = 3
 NUM_EXCHANGES = 2
+BETTING_STATS = ("checks", "calls", "bets and raises", "folds", "chips")
+_STAT_COLUMN = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -101,10 +106,15 @@ class LithConfig:
             return list(self.starting_chips)
         return [self.starting_chips] * self.num_players
 
-    @property
-    def deck(self) -> list[int]:
+    @functools.cached_property
+    def total_chips(self) -> int:
+        """All chips at the table."""
+        return sum(self.stacks)
+
+    @functools.cached_property
+    def deck(self) -> tuple[int, ...]:
         """The card ids in play."""
-        return deck(self.pawns_and_courts, excuse=self.excuse is not None)
+        return tuple(deck(self.pawns_and_courts, excuse=self.excuse is not None))
 
 
 def _is_int(x: object) -> bool:
@@ -142,6 +152,10 @@ class Action:
         return out
 
 
+FOLD, CHECK, CALL, KEEP = Action("fold"), Action("check"), Action("call"), Action("keep")
+DISCARDS = tuple(Action("discard", card=c) for c in range(len(CARDS)))
+
+
 @dataclass(frozen=True)
 class LegalActions:
     """The legal actions of the seat to act: discrete ones, plus a range of raise-to amounts."""
@@ -174,8 +188,7 @@ class LegalActions:
 # What one seat may know
 
 
-@dataclass(frozen=True)
-class ExchangeView:
+class ExchangeView(NamedTuple):
     """One exchange as a seat sees it. ``discarded[s]`` is ``None`` until seat ``s`` has decided
     (and for seats not in it); ``drew[s]`` says whether a discarder drew from the deck rather
     than taking their left neighbour's discard (known to all once the exchange is resolved)."""
@@ -189,8 +202,7 @@ class ExchangeView:
     resolved: bool
 
 
-@dataclass(frozen=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """Everything one seat may know: its own cards and the public record, nothing else."""
 
     seat: int
@@ -208,7 +220,8 @@ class PlayerView:
     committed: tuple[int, ...]  # this hand
     folded: tuple[bool, ...]  # seats not dealt in count as folded
     dealt_in: tuple[bool, ...]
-    actions: tuple[dict, ...]  # public actions in order; others' discards show no card
+    actions: tuple[dict, ...]  # public actions in order (read-only); discards show no card
+    betting: tuple[int, ...]  # per round, seat and BETTING_STATS entry, flattened in that order
     exchanges: tuple[ExchangeView, ...]
     showdown: dict[int, tuple[int, ...]]  # cards shown at showdown, once the hand is over
     net: tuple[int, ...]  # chips won or lost this hand, once it is over
@@ -260,14 +273,14 @@ class LithHand:
             )
         if not (_is_int(dealer) and 0 <= dealer < n and stacks[dealer] > 0):
             raise ValueError(f"dealer: must be a seat with chips, got {dealer!r}")
-        if sorted(deck_order) != sorted(config.deck):
+        if tuple(sorted(deck_order)) != config.deck:  # config.deck is in id order
             raise ValueError("deck_order: must hold every card in play exactly once")
         self.config = config
         self.n = n
         self.dealer = int(dealer)
         self.start_stacks = [int(s) for s in stacks]
         self.stacks = list(self.start_stacks)
-        self.deck_order = [int(c) for c in deck_order]
+        self.deck_order = list(map(int, deck_order))
         self.demon_heads = bool(demon_heads)
         self.dealt_in = [s > 0 for s in stacks]
         self.folded = [not d for d in self.dealt_in]
@@ -284,6 +297,9 @@ class LithHand:
         self.phase = "bet"
         self.round = 0
         self.current: int | None = None
+        self._legal: LegalActions | None = None
+        self._public_actions: list[dict] = []  # the action log with discarded cards hidden
+        self._betting = [0] * (NUM_ROUNDS * n * len(BETTING_STATS))
 
         self._post_antes()
         self._deal()
@@ -404,17 +420,22 @@ class LithHand:
                     self.acted[other] = False
         self.acted[seat] = True
         self.open_to_raise[seat] = False
-        self.actions.append(
-            {
-                "phase": "bet",
-                "round": self.round,
-                "seat": seat,
-                **action.to_json(),
-                "chips": stack_before - self.stacks[seat],
-            }
-        )
+        entry = {
+            "phase": "bet",
+            "round": self.round,
+            "seat": seat,
+            **action.to_json(),
+            "chips": stack_before - self.stacks[seat],
+        }
+        self.actions.append(entry)
+        self._public_actions.append(entry)
+        # The public betting summary: per round and seat, checks, calls, bets and raises,
+        # folded, chips put in.
+        at = (self.round * self.n + seat) * len(BETTING_STATS)
+        self._betting[at + _STAT_COLUMN[action.kind]] += 1
+        self._betting[at + 4] += entry["chips"]
 
-        if sum(self.in_hand(s) for s in range(self.n)) == 1:
+        if action.kind == "fold" and sum(not f for f in self.folded) == 1:
             self._fold_win()
             return
         self.current = self._next_to_bet(after=seat)
@@ -442,9 +463,14 @@ class LithHand:
     def _apply_exchange_action(self, seat: int, action: Action) -> None:
         log = self.exchanges[-1]
         log.discards[seat] = action.card if action.kind == "discard" else None
-        self.actions.append(
-            {"phase": "exchange", "round": self._exchange_index, "seat": seat, **action.to_json()}
-        )
+        entry = {
+            "phase": "exchange",
+            "round": self._exchange_index,
+            "seat": seat,
+            **action.to_json(),
+        }
+        self.actions.append(entry)
+        self._public_actions.append({**entry, "card": None} if "card" in entry else entry)
         position = self._exchange_order.index(seat)
         if position + 1 < len(self._exchange_order):
             self.current = self._exchange_order[position + 1]
@@ -501,11 +527,11 @@ class LithHand:
             role = "imposter" if self.demon_heads else "beggar"
             if any(EXCUSE in self.cards[s] for s in shown):
                 self.demon_used = "heads" if self.demon_heads else "tails"
-        hands = np.array([self.cards[s] for s in shown])
-        values = strength(hands, pawns_and_courts=self.config.pawns_and_courts, excuse=role)
         strengths: list[int | None] = [None] * self.n
-        for s, v in zip(shown, values, strict=True):
-            strengths[s] = int(v)
+        for s in shown:
+            strengths[s] = hand_strength(
+                self.cards[s], pawns_and_courts=self.config.pawns_and_courts, excuse=role
+            )[0]
         self.pots = side_pots(self.committed, [not self.in_hand(s) for s in range(self.n)])
         self.winnings, self.pot_winners = award_pots(self.pots, strengths, self.dealer)
         self._finish()
@@ -526,16 +552,19 @@ class LithHand:
 
     def legal_actions(self) -> LegalActions:
         """What the seat to act may do now (nothing once the hand is over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal_actions()
+        return self._legal
+
+    def _compute_legal_actions(self) -> LegalActions:
         seat = self.current
         if seat is None:
             return LegalActions(())
         if self.phase == "exchange":
-            return LegalActions(
-                (Action("keep"), *(Action("discard", card=c) for c in sorted(self.cards[seat])))
-            )
+            return LegalActions((KEEP, *(DISCARDS[c] for c in sorted(self.cards[seat]))))
         options = self.bet_options()
-        discrete = [Action("fold")] if options.can_fold else []
-        discrete.append(Action("check") if options.can_check else Action("call"))
+        discrete = [FOLD] if options.can_fold else []
+        discrete.append(CHECK if options.can_check else CALL)
         if options.can_raise:
             return LegalActions(tuple(discrete), options.kind, options.min_to, options.max_to)
         return LegalActions(tuple(discrete))
@@ -553,6 +582,7 @@ class LithHand:
             raise IllegalActionError(f"illegal action {action}; {who}; legal: {legal}")
         seat = self.current
         assert seat is not None
+        self._legal = None
         if self.phase == "bet":
             self._apply_bet_action(seat, action)
         else:
@@ -565,10 +595,7 @@ class LithHand:
         the card it gave away and who took it, the card it received, showdown reveals."""
         if not (_is_int(seat) and 0 <= seat < self.n):
             raise ValueError(f"seat: must be 0-{self.n - 1}, got {seat!r}")
-        actions = tuple(
-            a if a["seat"] == seat or a.get("kind") != "discard" else {**a, "card": None}
-            for a in self.actions
-        )
+        actions = tuple(self._public_actions)
         exchanges = []
         for index, log in enumerate(self.exchanges):
             resolved = index < len(self.exchanges) - 1 or self.phase != "exchange"
@@ -609,6 +636,7 @@ class LithHand:
             folded=tuple(self.folded),
             dealt_in=tuple(self.dealt_in),
             actions=actions,
+            betting=tuple(self._betting),
             exchanges=tuple(exchanges),
             showdown={s: tuple(sorted(c)) for s, c in self.showdown.items()},
             net=tuple(self.net()),
@@ -659,34 +687,37 @@ class LithGame:
                 f"first_dealer: must be None or a seat 0-{n - 1}, got {first_dealer!r}"
             )
         self.seed = seed
-        self._rng = np.random.default_rng(seed)
+        self._rng = random.Random(seed)
         if first_dealer is None:
-            first_dealer = int(self._rng.integers(n))
+            first_dealer = self._rng.randrange(n)
         self.stacks = self.config.stacks
         self.start_stacks = list(self.stacks)
         self.dealer = first_dealer
         self.hands_played = 0
-        self.records: list[dict] = []
+        self._over = False
+        self._finished: list[tuple[LithHand, int]] = []  # made into records when asked for
+        self._records: list[dict] = []
         self._deal_hand()
 
     # ------------------------------------------------------------------ hands
 
     def _deal_hand(self, hand_seed: int | None = None) -> None:
         if hand_seed is None:
-            hand_seed = int(self._rng.integers(2**63))
-        hand_rng = np.random.default_rng(hand_seed)
-        order = [int(c) for c in hand_rng.permutation(self.config.deck)]
-        demon_heads = bool(hand_rng.random() < 0.5)
+            hand_seed = self._rng.getrandbits(63)
+        hand_rng = random.Random(hand_seed)  # Python's Mersenne Twister: fast to seed
+        order = list(self.config.deck)
+        hand_rng.shuffle(order)
+        demon_heads = hand_rng.random() < 0.5
         self.hand_seed = hand_seed
         self.hand = LithHand(self.config, self.stacks, self.dealer, order, demon_heads)
 
     def _after_hand(self) -> None:
-        from lith_env.history import hand_record
-
-        self.records.append(hand_record(self.hand, seed=self.hand_seed, index=self.hands_played))
+        self._finished.append((self.hand, self.hand_seed))
         self.stacks = list(self.hand.stacks)
         self.hands_played += 1
-        if self.is_over:
+        limit = self.config.max_hands
+        if sum(1 for s in self.stacks if s > 0) <= 1 or (limit and self.hands_played >= limit):
+            self._over = True
             return
         # The deal passes left, to the next player still in the match.
         n = self.config.num_players
@@ -694,6 +725,16 @@ class LithGame:
             s for s in ((self.dealer + i) % n for i in range(1, n + 1)) if self.stacks[s] > 0
         )
         self._deal_hand()
+
+    @property
+    def records(self) -> list[dict]:
+        """JSON-ready records of the finished hands (:mod:`lith_env.history`), in order."""
+        from lith_env.history import hand_record
+
+        while len(self._records) < len(self._finished):
+            hand, seed = self._finished[len(self._records)]
+            self._records.append(hand_record(hand, seed=seed, index=len(self._records)))
+        return self._records
 
     # ------------------------------------------------------------------ the contract
 
@@ -703,12 +744,8 @@ class LithGame:
 
     @property
     def is_over(self) -> bool:
-        """One player holds every chip, or the hand limit is reached (once the hand is over)."""
-        if not self.hand.is_over:
-            return False
-        if sum(1 for s in self.hand.stacks if s > 0) <= 1:
-            return True
-        return self.config.max_hands is not None and self.hands_played >= self.config.max_hands
+        """One player holds every chip, or the hand limit is reached."""
+        return self._over
 
     @property
     def current_player(self) -> int | None:
@@ -720,10 +757,10 @@ class LithGame:
     def apply(self, action: Action) -> None:
         """Play an action for the seat to act; when it ends the hand, the next hand is dealt
         (unless the match is over)."""
-        if self.is_over:
+        if self._over:
             raise IllegalActionError(f"illegal action {action}: the match is over")
         self.hand.apply(action)
-        if self.hand.is_over:
+        if self.hand.phase == "over":
             self._after_hand()
 
     def observe(self, seat: int) -> PlayerView:
@@ -731,8 +768,8 @@ class LithGame:
 
     def returns(self) -> np.ndarray:
         """Chips each seat has won (+) or lost (-) over the hands finished so far."""
-        settled = self.hand.stacks if self.hand.is_over else self.hand.start_stacks
-        return np.array(settled) - np.array(self.start_stacks)
+        settled = self.hand.stacks if self.hand.phase == "over" else self.hand.start_stacks
+        return np.array([a - b for a, b in zip(settled, self.start_stacks, strict=True)])
 
     def winners(self) -> list[int]:
         """Seats holding the most chips (the match's winners once it is over)."""

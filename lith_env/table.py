@@ -6,6 +6,8 @@ Gymnasium and PettingZoo wrappers, the agents and the tournaments drive it like 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from lith_env import encoding
@@ -32,7 +34,7 @@ class LithTable:
                 f"max_hands: a 'hand' episode plays one hand, got {config.max_hands!r}"
             )
         if episode == "hand":
-            config = LithConfig(**{**config.__dict__, "max_hands": 1})
+            config = dataclasses.replace(config, max_hands=1)
         self.config = config
         self.episode = episode
         self.num_players = config.num_players
@@ -40,6 +42,8 @@ class LithTable:
         self.observation_size = encoding.observation_size(config)
         self.action_names = encoding.action_names(config)
         self.game = LithGame(config, seed=None, first_dealer=None)
+        self._mask_for: object = None  # the legal-actions object self._mask was built from
+        self._mask = np.zeros(self.num_actions, dtype=np.int8)
 
     def reset(self, seed: int | None = None) -> None:
         self.game.reset(seed, first_dealer=None)
@@ -55,7 +59,10 @@ class LithTable:
     def action_mask(self) -> np.ndarray:
         if self.game.is_over:
             return np.zeros(self.num_actions, dtype=np.int8)
-        return encoding.action_mask(self.game.hand)
+        legal = self.game.hand.legal_actions()  # cached by the engine until the next action
+        if self._mask_for is not legal:
+            self._mask_for, self._mask = legal, encoding.action_mask(self.game.hand)
+        return self._mask.copy()
 
     def apply_id(self, action_id: int) -> None:
         if self.game.is_over:

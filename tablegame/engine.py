@@ -48,7 +48,12 @@ class TurnBasedGame(Protocol):
 
 @runtime_checkable
 class Agent(Protocol):
-    """A player: picks an action id from its seat's observation and legal-action mask."""
+    """A player: picks an action id from its seat's observation and legal-action mask.
+
+    ``reset(seed=None)`` starts an episode (a seed reseeds the agent's randomness). An agent
+    may set ``needs_observation = False`` to say it reads only the mask; it then gets ``None``
+    for the observation and the env skips encoding it.
+    """
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int: ...
 

@@ -66,6 +66,19 @@ def resolve_opponents(
     return resolved
 
 
+def _reset_agent(agent: Agent, seed: int | None) -> None:
+    reset = getattr(agent, "reset", None)
+    if not callable(reset):
+        return
+    if seed is None:
+        reset()
+        return
+    try:
+        reset(seed=seed)
+    except TypeError:  # an agent whose reset() takes no seed
+        reset()
+
+
 class SingleSeatEnv(gym.Env):
     """The learner's seat of a :class:`~tablegame.engine.TurnBasedGame`.
 
@@ -122,12 +135,8 @@ class SingleSeatEnv(gym.Env):
         others = [s for s in range(n) if s != self.seat]
         self._seat_agents = dict(zip(others, self.opponents, strict=True))
         for agent in self.opponents:
-            agent_seed = int(self.np_random.integers(2**31))
-            if callable(getattr(agent, "reset", None)):
-                try:
-                    agent.reset(seed=agent_seed)
-                except TypeError:
-                    agent.reset()
+            # A seeded reset reseeds the opponents too; an unseeded one lets them go on.
+            _reset_agent(agent, int(self.np_random.integers(2**31)) if seed is not None else None)
         while True:
             self.table.reset(seed=int(self.np_random.integers(2**63)))
             self._play_opponents()
@@ -164,11 +173,14 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ internals
 
     def _play_opponents(self) -> None:
-        while not self.table.is_over and self.table.current_player != self.seat:
-            seat = self.table.current_player
+        table = self.table
+        while not table.is_over and table.current_player != self.seat:
+            seat = table.current_player
             assert seat is not None
             agent = self._seat_agents[seat]
-            self.table.apply_id(int(agent.act(self.table.encode(seat), self.table.action_mask())))
+            # Agents that declare they never look at the observation are spared its encoding.
+            observation = table.encode(seat) if getattr(agent, "needs_observation", True) else None
+            table.apply_id(int(agent.act(observation, table.action_mask())))
 
     def _observation(self) -> np.ndarray:
         return self.table.encode(self.seat)

@@ -1,7 +1,5 @@
 """Lith-v0 (Gymnasium) and lith_env.aec_env (PettingZoo) over the engine."""
 
-import copy
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -11,6 +9,7 @@ from pettingzoo.test import api_test
 import lith_env
 from lith_env.encoding import action_names, num_actions, observation_size
 from lith_env.game import IllegalActionError, LithConfig
+from tests.lith_helpers import snapshot
 
 
 def make(**kwargs):
@@ -138,10 +137,10 @@ def test_illegal_action_raises_and_changes_nothing():
     env = make()
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    before = copy.deepcopy(vars(env.table.game.hand))
+    before = snapshot(env.table.game.hand)
     with pytest.raises(IllegalActionError, match="legal ids: 1 \\(check/call\\)"):
         env.step(illegal)
-    assert vars(env.table.game.hand) == before
+    assert snapshot(env.table.game.hand) == before
     with pytest.raises(IllegalActionError, match="illegal action id 99"):
         env.step(99)
 
@@ -241,10 +240,10 @@ def test_aec_illegal_action_raises_and_changes_nothing():
     env = lith_env.aec_env(num_players=3)
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
-    before = copy.deepcopy(vars(env.table.game.hand))
+    before = snapshot(env.table.game.hand)
     with pytest.raises(IllegalActionError):
         env.step(int(np.flatnonzero(mask == 0)[0]))
-    assert vars(env.table.game.hand) == before
+    assert snapshot(env.table.game.hand) == before
 
 
 def test_aec_observations_of_waiting_seats_have_empty_masks():

@@ -112,7 +112,7 @@ def test_split_pot_odd_chip_goes_to_first_winner_left_of_dealer():
 def test_tied_showdown_splits_with_the_odd_chip(monkeypatch):
     # Distinct real cards never make equal Lith hands (every card has its own rank and suits),
     # so a tie is staged by making the evaluator call every hand equal.
-    monkeypatch.setattr(game_module, "strength", lambda hands, **_: np.zeros(len(hands), np.int64))
+    monkeypatch.setattr(game_module, "hand_strength", lambda cards, **_: (0, 0.5))
     config = LithConfig(num_players=3)
     hand = stacked_hand(config, [100, 100, 100], dealer=2, hands=dict(enumerate(FILLER[:3])))
     play(hand, bet(2), CALL, FOLD)  # seats 0 and 1 in, pot 3 + 4 = 7

@@ -100,15 +100,15 @@ def test_seeded_trajectory_is_stable():
 
 
 GOLDEN_DEAL = [
-    "The Cave",
-    "The Painter",
-    "The Calamity",
-    "The Mill",
-    "The Watchman",
-    "The Author",
-    "The Soldier",
-    "Ace of Wyrms",
+    "The Savage",
+    "The Battle",
+    "The Sailor",
+    "The Island",
     "The Penitent",
+    "The Pact",
+    "The Soldier",
+    "The Forest",
+    "Ace of Knots",
 ]
 GOLDEN_NET = [-9, 18, -9]
 
