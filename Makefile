@@ -28,6 +28,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,bench]"
 	$(PY) -m benchmarks.run
 
 clean:

@@ -12,7 +12,6 @@ at once. If at most one player can still bet, the remaining exchanges still happ
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from collections.abc import Sequence
@@ -239,14 +238,30 @@ class PlayerView(NamedTuple):
 class ExchangeLog:
     """One exchange: who discarded what, and where every discard and new card went."""
 
-    discards: dict[int, int | None] = field(default_factory=dict)  # seat -> card or None (kept)
-    received: dict[int, tuple[int, int | None]] = field(
-        default_factory=dict
-    )  # seat -> (card, from seat or None = deck)
-    taken_by: dict[int, int | None] = field(
-        default_factory=dict
-    )  # discarder -> seat that took it or None (deck bottom)
+    # seat -> the card it discarded, or None if it kept
+    discards: dict[int, int | None] = field(default_factory=dict)
+    # discarder -> (card received, the seat it came from or None for the deck)
+    received: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    # discarder -> the seat that took its discard, or None (it went to the bottom of the deck)
+    taken_by: dict[int, int | None] = field(default_factory=dict)
     to_bottom: list[int] = field(default_factory=list)
+    _public: tuple | None = None  # (discarded, drew) once resolved, computed once
+
+    def public(self, n: int, resolved: bool) -> tuple[tuple, tuple]:
+        """What every seat sees: who discarded (None: not decided yet, or not in) and, once
+        resolved, which discarders drew from the deck."""
+        if self._public is not None:
+            return self._public
+        discarded = tuple(
+            (self.discards[s] is not None) if s in self.discards else None for s in range(n)
+        )
+        drew = tuple(
+            (self.received[s][1] is None) if resolved and s in self.received else None
+            for s in range(n)
+        )
+        if resolved:
+            self._public = (discarded, drew)
+        return discarded, drew
 
 
 class LithHand:
@@ -599,13 +614,7 @@ class LithHand:
         exchanges = []
         for index, log in enumerate(self.exchanges):
             resolved = index < len(self.exchanges) - 1 or self.phase != "exchange"
-            discarded = tuple(
-                (log.discards[s] is not None) if s in log.discards else None for s in range(self.n)
-            )
-            drew = tuple(
-                (log.received[s][1] is None) if resolved and s in log.received else None
-                for s in range(self.n)
-            )
+            discarded, drew = log.public(self.n, resolved)
             mine = log.discards.get(seat)
             received = log.received.get(seat) if resolved else None
             exchanges.append(
@@ -651,9 +660,6 @@ class LithHand:
     def deck_remaining(self) -> list[int]:
         """The undealt cards, top first (hidden from every seat)."""
         return list(self._deck)
-
-    def clone(self) -> LithHand:
-        return copy.deepcopy(self)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ __all__ = [
     "HandClass",
     "category_of",
     "classify",
+    "describe",
     "distribution",
     "hand_strength",
     "imposter_choice",
@@ -406,6 +407,12 @@ def hand_strength(
         _validate_hand(list(cards), pawns_and_courts, excuse)  # raises, naming the problem
         raise ValueError(f"not a hand: {cards!r}")  # pragma: no cover
     return value, percentiles[index]
+
+
+def describe(key: int) -> tuple[int, int]:
+    """(category index into :data:`CATEGORIES`, qualifier index into :data:`QUALIFIERS`) of one
+    strength, with plain integer arithmetic."""
+    return _NUM_CATEGORIES - 1 - (key >> _CAT_SHIFT), (key >> _QUAL_SHIFT) & 0b11
 
 
 def category_of(strengths: object) -> np.ndarray:
