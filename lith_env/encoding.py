@@ -45,7 +45,15 @@ from lith_env.game import (
 from lith_env.game import (
     KEEP as KEEP_ACTION,
 )
-from lith_env.hands import CATEGORIES, QUALIFIERS, describe, hand_strength
+from lith_env.hands import (
+    CATEGORIES,
+    QUALIFIERS,
+    category_of,
+    hand_index,
+    percentile_table,
+    qualifier_of,
+    strength_table,
+)
 
 __all__ = [
     "RAISE_MENU",
@@ -191,33 +199,20 @@ def observation_size(config: LithConfig) -> int:
 
 
 @functools.cache
-def _hand_features(
-    cards: tuple[int, ...], pawns_and_courts: bool, excuse: str | None
-) -> np.ndarray:
+def _features_table(pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
+    """:func:`hand_features` of every hand, by combinatorial index (built once, vectorized)."""
     roles = ("imposter", "beggar") if excuse == "demon" else (excuse,)
-    out = np.zeros(_HAND_FEATURES, dtype=np.float32)
+    keys = strength_table(pawns_and_courts, roles[0])
+    table = np.zeros((len(keys), _HAND_FEATURES), dtype=np.float32)
     for role in roles:
-        key, pct = hand_strength(cards, pawns_and_courts=pawns_and_courts, excuse=role)
-        category, qualifier = describe(key)
-        out[category] += 1 / len(roles)
-        out[len(CATEGORIES) + qualifier] += 1 / len(roles)
-        out[-1] += pct / len(roles)
-    out.flags.writeable = False
-    return out
-
-
-def hand_features_list(cards: tuple[int, ...], config: LithConfig) -> list[float]:
-    """:func:`hand_features` as a cached list of floats."""
-    if len(cards) != 3:
-        return [0.0] * _HAND_FEATURES
-    return _hand_features_list(tuple(sorted(cards)), config.pawns_and_courts, config.excuse)
-
-
-@functools.cache
-def _hand_features_list(
-    cards: tuple[int, ...], pawns_and_courts: bool, excuse: str | None
-) -> list[float]:
-    return _hand_features(cards, pawns_and_courts, excuse).tolist()
+        keys = strength_table(pawns_and_courts, role)
+        rows = np.flatnonzero(keys >= 0)
+        weight = 1.0 / len(roles)
+        table[rows, category_of(keys[rows])] += weight
+        table[rows, len(CATEGORIES) + qualifier_of(keys[rows])] += weight
+        table[rows, -1] += weight * percentile_table(pawns_and_courts, role)[rows]
+    table.flags.writeable = False
+    return table
 
 
 def hand_features(cards: tuple[int, ...], config: LithConfig) -> np.ndarray:
@@ -227,7 +222,7 @@ def hand_features(cards: tuple[int, ...], config: LithConfig) -> np.ndarray:
     and beggar readings. A seat out of the match (no cards) gets zeros."""
     if len(cards) != 3:
         return np.zeros(_HAND_FEATURES, dtype=np.float32)
-    return _hand_features(tuple(sorted(cards)), config.pawns_and_courts, config.excuse)
+    return _features_table(config.pawns_and_courts, config.excuse)[hand_index(cards)]
 
 
 class _Offsets(NamedTuple):

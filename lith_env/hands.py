@@ -34,12 +34,13 @@ __all__ = [
     "HandClass",
     "category_of",
     "classify",
-    "describe",
     "distribution",
+    "hand_index",
     "hand_strength",
     "imposter_choice",
     "main",
     "percentile",
+    "percentile_table",
     "print_table",
     "qualifier_of",
     "strength",
@@ -274,7 +275,8 @@ def strength_table(pawns_and_courts: bool = True, excuse: str | None = None) -> 
 
 
 @functools.cache
-def _percentile_table(pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
+def percentile_table(pawns_and_courts: bool = True, excuse: str | None = None) -> np.ndarray:
+    """:func:`percentile` of every 3-card multiset, indexed like :func:`strength_table`."""
     table = strength_table(pawns_and_courts, excuse)
     valid = np.sort(table[table >= 0])
     below = np.searchsorted(valid, table, side="left")
@@ -373,7 +375,7 @@ def percentile(
 ) -> np.ndarray:
     """Strength percentile of hands, in [0, 1]: the share of all hands of the deck in play
     that the hand beats, ties counting half. Shape (..., 3) -> float64 (...)."""
-    out = _lookup(hands, _percentile_table(pawns_and_courts, excuse))
+    out = _lookup(hands, percentile_table(pawns_and_courts, excuse))
     invalid = np.isnan(out)
     if invalid.any():
         _raise_invalid(hands, invalid, pawns_and_courts, excuse)
@@ -384,11 +386,17 @@ def percentile(
 def _scalar_tables(pawns_and_courts: bool, excuse: str | None) -> tuple[list[int], list[float]]:
     return (
         strength_table(pawns_and_courts, excuse).tolist(),
-        _percentile_table(pawns_and_courts, excuse).tolist(),
+        percentile_table(pawns_and_courts, excuse).tolist(),
     )
 
 
 _C3_LIST, _C2_LIST = _C3.tolist(), _C2.tolist()
+
+
+def hand_index(cards: Sequence[int]) -> int:
+    """The combinatorial index of one hand of three card ids, in any order (no validation)."""
+    lo, mid, hi = sorted(cards)
+    return _C3_LIST[hi] + _C2_LIST[mid] + lo
 
 
 def hand_strength(
@@ -407,12 +415,6 @@ def hand_strength(
         _validate_hand(list(cards), pawns_and_courts, excuse)  # raises, naming the problem
         raise ValueError(f"not a hand: {cards!r}")  # pragma: no cover
     return value, percentiles[index]
-
-
-def describe(key: int) -> tuple[int, int]:
-    """(category index into :data:`CATEGORIES`, qualifier index into :data:`QUALIFIERS`) of one
-    strength, with plain integer arithmetic."""
-    return _NUM_CATEGORIES - 1 - (key >> _CAT_SHIFT), (key >> _QUAL_SHIFT) & 0b11
 
 
 def category_of(strengths: object) -> np.ndarray:
