@@ -1,1 +1,30 @@
-"""Gendeneía: engine and environments (arrive with issue 4)."""
+"""Gendeneía: the Lilitai deck, scoring, the game engine, and its Gymnasium and PettingZoo envs.
+
+``import gendeneia_env`` registers ``Gendeneia-v0``; ``gendeneia_env.aec_env(...)`` builds the
+PettingZoo AEC environment; ``gendeneia_env.score_player(lots, presum=None)`` scores written lots.
+"""
+
+from gymnasium.envs.registration import register as _register
+
+from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame, IllegalActionError
+from gendeneia_env.scoring import score_player
+
+__all__ = [
+    "GAction",
+    "GendeneiaConfig",
+    "GendeneiaGame",
+    "IllegalActionError",
+    "aec_env",
+    "score_player",
+]
+
+# nondeterministic: opponents are arbitrary agents whose randomness the env may not own; see
+# docs/gendeneia_env.md. With seeded agents, seeds reproduce games.
+_register(id="Gendeneia-v0", entry_point="gendeneia_env.env:GendeneiaEnv", nondeterministic=True)
+
+
+def aec_env(**kwargs):
+    """The PettingZoo AEC environment (see :class:`gendeneia_env.aec.GendeneiaAECEnv`)."""
+    from gendeneia_env.aec import GendeneiaAECEnv
+
+    return GendeneiaAECEnv(**kwargs)

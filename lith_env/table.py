@@ -40,6 +40,7 @@ class LithTable:
         self.num_players = config.num_players
         self.num_actions = encoding.num_actions(config)
         self.observation_size = encoding.observation_size(config)
+        self.observation_low = 0.0
         self.action_names = encoding.action_names(config)
         self.game = LithGame(config, seed=None, first_dealer=None)
         self._mask_for: object = None  # the legal-actions object self._mask was built from

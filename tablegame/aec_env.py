@@ -37,7 +37,9 @@ class TableAECEnv(AECEnv):
         self.agents = self.possible_agents[:]
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (table.observation_size,), np.float32),
+                "observation": spaces.Box(
+                    table.observation_low, 1.0, (table.observation_size,), np.float32
+                ),
                 "action_mask": spaces.Box(0, 1, (table.num_actions,), np.int8),
             }
         )

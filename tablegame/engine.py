@@ -22,12 +22,14 @@ class TurnBasedGame(Protocol):
     ``current_player`` is the seat to act (``None`` once ``is_over``); ``apply_id`` takes an
     action id of the game's ``Discrete`` action space and raises :class:`IllegalActionError`
     (changing nothing) when the id is not in ``action_mask()``; ``encode(seat)`` is that seat's
-    flat observation; ``returns()`` the chips or score each seat has won so far.
+    flat observation, whose entries lie in [``observation_low``, 1]; ``returns()`` the chips
+    or score each seat has won so far.
     """
 
     num_players: int
     num_actions: int
     observation_size: int
+    observation_low: float
 
     @property
     def current_player(self) -> int | None: ...

@@ -113,7 +113,9 @@ class SingleSeatEnv(gym.Env):
         self.learner_seat = learner_seat
         self.reward_scale = float(reward_scale)
         self.render_mode = render_mode
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (table.observation_size,), np.float32)
+        self.observation_space = gym.spaces.Box(
+            table.observation_low, 1.0, (table.observation_size,), np.float32
+        )
         self.action_space = LegalDiscrete(table.num_actions, self)
         self.seat = 0 if learner_seat is None else int(learner_seat)
         self._seat_agents: dict[int, Agent] = {}

@@ -1,0 +1,199 @@
+"""Gendeneía for learners: action ids, masks and the flat observation (``docs/gendeneia_env.md``).
+
+Action ids (``Discrete(num_players + 39)``):
+
+=========================  ======================================================
+0, 1                       keep the hand, discard it (and draw a new one)
+2 .. 1+n                   play the pair onto the lots of the seat k places to my
+                           left (0 = my own lots)
+2+n .. 37+n                remove the pair holding Choice card c (ids 0-35: 0-11
+                           Collars, 12-23 Hope, 24-35 Blood), when a Twist owes a
+                           removal
+38+n                       remove nothing (when the removal is "may", or nothing
+                           can be removed)
+=========================  ======================================================
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gendeneia_env.cards import suit, value
+from gendeneia_env.game import (
+    DISCARD,
+    KEEP,
+    PASS,
+    GAction,
+    GendeneiaConfig,
+    GendeneiaGame,
+    GendeneiaView,
+)
+from gendeneia_env.scoring import lot_value
+from tablegame.engine import IllegalActionError
+
+__all__ = [
+    "action_from_id",
+    "action_mask",
+    "action_names",
+    "encode",
+    "layout",
+    "num_actions",
+    "observation_size",
+]
+
+PHASES = ("discard", "play", "remove", "over")
+PAIR_FEATURES = ("present", "Quill", "Wind", "Twist", "force value")
+LOT_SLOTS = 12 * len(PAIR_FEATURES)  # one slot per Choice card of the lot's suit
+MAX_LOT = 78  # all twelve Choices of a suit: 1 + ... + 11 + 12
+MAX_SCORE = 2 * 2 * MAX_LOT
+
+
+def num_actions(config: GendeneiaConfig) -> int:
+    return config.num_players + 39
+
+
+def action_names(config: GendeneiaConfig) -> list[str]:
+    n = config.num_players
+    names = ["keep", "discard"]
+    names += ["play on my lots" if k == 0 else f"play on seat +{k}" for k in range(n)]
+    names += [f"remove {c % 12}{suit(c)}" for c in range(36)]
+    return [*names, "remove nothing"]
+
+
+def action_from_id(game: GendeneiaGame, action_id: int) -> GAction:
+    """The engine action an id stands for; one that stands for nothing legal raises
+    :class:`IllegalActionError` listing the legal ids."""
+    n = game.config.num_players
+    action: GAction | None = None
+    if isinstance(action_id, int | np.integer) and 0 <= action_id < num_actions(game.config):
+        if action_id == 0:
+            action = KEEP
+        elif action_id == 1:
+            action = DISCARD
+        elif action_id < 2 + n and game.current is not None:
+            action = GAction("play", target=(game.current + action_id - 2) % n)
+        elif action_id < 38 + n:
+            action = GAction("remove", card=int(action_id) - 2 - n)
+        else:
+            action = PASS
+    if action is None or action not in game.legal_actions():
+        names = action_names(game.config)
+        legal = ", ".join(f"{i} ({names[i]})" for i in np.flatnonzero(action_mask(game)))
+        raise IllegalActionError(
+            f"illegal action id {action_id!r}"
+            + (f" ({action})" if action is not None else "")
+            + f"; legal ids: {legal or 'none'}"
+        )
+    return action
+
+
+def action_mask(game: GendeneiaGame) -> np.ndarray:
+    """int8 mask over action ids: 1 where the id is a legal action now."""
+    n = game.config.num_players
+    mask = np.zeros(num_actions(game.config), dtype=np.int8)
+    for action in game.legal_actions():
+        if action.kind == "keep":
+            mask[0] = 1
+        elif action.kind == "discard":
+            mask[1] = 1
+        elif action.kind == "play":
+            mask[2 + (action.target - game.current) % n] = 1  # type: ignore[operator]
+        elif action.kind == "remove":
+            mask[2 + n + action.card] = 1  # type: ignore[operator]
+        else:
+            mask[38 + n] = 1
+    return mask
+
+
+@functools.cache
+def layout(num_players: int, round_lots: bool) -> dict[str, tuple[int, int]]:
+    """Where each field of the observation starts and how long it is."""
+    n = num_players
+    fields = [
+        ("hand choice", 36),
+        ("hand force", 36),
+        ("phase", len(PHASES)),
+        ("lots", n * 3 * LOT_SLOTS),
+        ("lot values", n * 3),
+        ("scores", n),
+        ("round lots", 3 * LOT_SLOTS if round_lots else 0),
+        ("round lot values", 3 if round_lots else 0),
+        ("to act", n),
+        ("leader", n),
+        ("draw piles", 2),
+        ("discards", 72),
+        ("reshuffles", 1),
+        ("round", 1),
+        ("owed twist", 12),
+        ("owed suit", 3),
+        ("owed must", 1),
+    ]
+    out, start = {}, 0
+    for name, size in fields:
+        out[name] = (start, size)
+        start += size
+    out["size"] = (start, 0)
+    return out
+
+
+def observation_size(config: GendeneiaConfig) -> int:
+    return layout(config.num_players, config.round_lots)["size"][0]
+
+
+def _write_lot(obs: np.ndarray, start: int, lot) -> None:
+    for choice, force in lot:
+        at = start + (choice % 12) * len(PAIR_FEATURES)
+        obs[at] = 1.0
+        obs[at + 1 + "QWT".index(suit(force))] = 1.0
+        obs[at + 4] = value(force) / 12
+
+
+def encode(view: GendeneiaView, config: GendeneiaConfig) -> np.ndarray:
+    """The flat float32 observation of one seat. Entries lie in [0, 1] except lot values under
+    ``presum="subtract"``, which are signed (in [-1, 1])."""
+    n = view.num_players
+    me = view.seat
+    where = layout(n, config.round_lots)
+    obs = np.zeros(where["size"][0], dtype=np.float32)
+    order = [(me + i) % n for i in range(n)]  # seats from me
+
+    choice, force = view.hand
+    if choice is not None:
+        obs[where["hand choice"][0] + choice] = 1.0
+    if force is not None:
+        obs[where["hand force"][0] + force - 36] = 1.0
+    obs[where["phase"][0] + PHASES.index(view.phase)] = 1.0
+
+    lots, values, scores = where["lots"][0], where["lot values"][0], where["scores"][0]
+    for i, s in enumerate(order):
+        for k, lot in enumerate(view.lots[s]):
+            _write_lot(obs, lots + (3 * i + k) * LOT_SLOTS, lot)
+            obs[values + 3 * i + k] = lot_value(lot, config.presum) / MAX_LOT
+        obs[scores + i] = min(1.0, view.scores[s] / MAX_SCORE)
+    if view.round_lots is not None:
+        start, values = where["round lots"][0], where["round lot values"][0]
+        for k, lot in enumerate(view.round_lots):
+            _write_lot(obs, start + k * LOT_SLOTS, lot)
+            obs[values + k] = lot_value(lot, config.presum) / MAX_LOT
+
+    if view.current_player is not None:
+        obs[where["to act"][0] + (view.current_player - me) % n] = 1.0
+    obs[where["leader"][0] + (view.leader - me) % n] = 1.0
+    start = where["draw piles"][0]
+    obs[start : start + 2] = (view.draw_sizes[0] / 36, view.draw_sizes[1] / 36)
+    start = where["discards"][0]
+    for pile in view.discards:
+        for c in pile:
+            obs[start + c] = 1.0
+    limit = config.max_reshuffles or 10
+    obs[where["reshuffles"][0]] = min(1.0, view.reshuffles / limit)
+    obs[where["round"][0]] = min(1.0, view.round / (config.max_rounds or 50))
+    if view.pending is not None:
+        twist, suit_index, rule = view.pending
+        obs[where["owed twist"][0] + twist] = 1.0
+        if suit_index >= 0:
+            obs[where["owed suit"][0] + suit_index] = 1.0
+        obs[where["owed must"][0]] = rule == "must"
+    return obs

@@ -1,0 +1,493 @@
+"""Gendeneía: the game as a pure, seeded state machine (RULES.md §4; ``docs/rules.md``).
+
+A turn: the player may first discard their hand (one Choice, one Force) and draw a new one;
+then plays the pair onto the lot matching the Choice's suit, of any player; trumping removes
+lower opposite Forces from that lot; a Twist may then remove a pair under a variant; the
+player draws a new hand. Play goes clockwise; a round is one turn each, led by the round's
+leader, and the lead passes left after each round. Every action is validated first: an illegal
+one raises :class:`IllegalActionError` listing the legal actions and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from gendeneia_env.cards import CHOICE_SUITS, TWIST_NAMES, card_name, pair_name, suit, value
+from gendeneia_env.scoring import PRESUMS, lot_value, score
+from tablegame.engine import IllegalActionError
+
+__all__ = [
+    "TWIST_ANY",
+    "TWIST_SUIT",
+    "GAction",
+    "GendeneiaConfig",
+    "GendeneiaGame",
+    "GendeneiaView",
+    "IllegalActionError",
+    "trump_lot",
+]
+
+Pair = tuple[int, int]  # (choice id, force id)
+
+# The two Twist-removal rules and the Twists each may name (by number).
+TWIST_ANY = (0, 11, 5)  # Zelteta, Stillanivía, Shistoina: one pair from any lot
+TWIST_SUIT = (
+    10,
+    6,
+    4,
+    2,
+)  # Thela, Zelamekhtina, Víglina, Haspina: one pair of the same Choice suit
+RULES = ("may", "must")
+CHOICE_IDS = tuple(range(36))
+FORCE_IDS = tuple(range(36, 72))
+
+
+def _twists(
+    names: Sequence[int | str], allowed: tuple[int, ...], field_name: str
+) -> tuple[int, ...]:
+    out = []
+    for item in names:
+        number = TWIST_NAMES.index(item) if isinstance(item, str) and item in TWIST_NAMES else item
+        if number not in allowed:
+            options = ", ".join(f"{TWIST_NAMES[t]} ({t})" for t in allowed)
+            raise ValueError(f"{field_name}: {item!r} is not one of {options}")
+        out.append(number)
+    return tuple(sorted(set(out)))
+
+
+@dataclass(frozen=True)
+class GendeneiaConfig:
+    """Rules and variants. Invalid values raise ``ValueError`` naming the field.
+
+    The game ends after ``max_rounds`` rounds, after the turn of the ``max_reshuffles``-th
+    reshuffle, or when a draw pile cannot be refilled, whichever comes first; at least one of
+    the two limits must be set.
+    """
+
+    num_players: int = 3
+    max_rounds: int | None = 10
+    max_reshuffles: int | None = None
+    discard_ends_turn: bool = False
+    presum: str | None = None
+    twist_any: tuple[int | str, ...] = ()
+    twist_any_rule: str = "may"
+    twist_suit: tuple[int | str, ...] = ()
+    twist_suit_rule: str = "may"
+    round_lots: bool = False
+
+    def __post_init__(self) -> None:
+        def bad(name: str, why: str) -> ValueError:
+            return ValueError(f"{name}: {why}, got {getattr(self, name)!r}")
+
+        if not _is_int(self.num_players) or not 2 <= self.num_players <= 6:
+            raise bad("num_players", "must be an integer from 2 to 6")
+        for name in ("max_rounds", "max_reshuffles"):
+            limit = getattr(self, name)
+            if limit is not None and (
+                not _is_int(limit) or limit < (1 if name == "max_rounds" else 0)
+            ):
+                raise bad(
+                    name,
+                    "must be None or a positive integer"
+                    if name == "max_rounds"
+                    else "must be None or a non-negative integer",
+                )
+        if self.max_rounds is None and self.max_reshuffles is None:
+            raise bad("max_rounds", "the game needs an end: set max_rounds or max_reshuffles")
+        if not isinstance(self.discard_ends_turn, bool):
+            raise bad("discard_ends_turn", "must be True or False")
+        if self.presum not in PRESUMS:
+            raise bad("presum", "must be None, 'ignore' or 'subtract'")
+        for name in ("twist_any_rule", "twist_suit_rule"):
+            if getattr(self, name) not in RULES:
+                raise bad(name, "must be 'may' or 'must'")
+        if isinstance(self.twist_any, str) or isinstance(self.twist_suit, str):
+            raise ValueError("twist_any/twist_suit: give a list of Twists, not a single string")
+        object.__setattr__(self, "twist_any", _twists(self.twist_any, TWIST_ANY, "twist_any"))
+        object.__setattr__(self, "twist_suit", _twists(self.twist_suit, TWIST_SUIT, "twist_suit"))
+        if not isinstance(self.round_lots, bool):
+            raise bad("round_lots", "must be True or False")
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@dataclass(frozen=True)
+class GAction:
+    """An engine action: ``keep`` or ``discard`` the hand; ``play`` onto ``target``'s lots;
+    ``remove`` the pair holding Choice card ``card``, or ``pass`` (remove nothing)."""
+
+    kind: str
+    target: int | None = None
+    card: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"play onto seat {self.target}"
+        if self.kind == "remove":
+            return f"remove the pair of {card_name(self.card)}"  # type: ignore[arg-type]
+        return self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.target is not None:
+            out["target"] = self.target
+        if self.card is not None:
+            out["card"] = card_name(self.card)
+        return out
+
+
+KEEP, DISCARD, PASS = GAction("keep"), GAction("discard"), GAction("pass")
+
+
+def trump_lot(lot: list[Pair], force: int) -> list[Pair]:
+    """A pair whose Force is a Quill removes from the lot every pair whose Force is a Wind of
+    lower value; a Wind likewise removes lower Quills. Twist pairs are never removed and remove
+    nothing. Returns the removed pairs (the lot is changed in place)."""
+    played = suit(force)
+    if played == "T":
+        return []
+    opposite = "W" if played == "Q" else "Q"
+    strength = value(force)
+    removed = [p for p in lot if suit(p[1]) == opposite and value(p[1]) < strength]
+    if removed:
+        lot[:] = [p for p in lot if p not in removed]
+    return removed
+
+
+class GendeneiaView(NamedTuple):
+    """Everything one seat may know: its own hand and the public table."""
+
+    seat: int
+    num_players: int
+    phase: str  # "discard", "play", "remove" or "over"
+    current_player: int | None
+    leader: int
+    round: int
+    reshuffles: int
+    hand: tuple[int | None, int | None]  # my (choice, force); (None, None) when I hold none
+    lots: tuple[tuple[tuple[Pair, ...], ...], ...]  # [seat][Collars, Hope, Blood] -> pairs
+    round_lots: tuple[tuple[Pair, ...], ...] | None  # the temporary lots, under that variant
+    draw_sizes: tuple[int, int]  # Choice and Force draw piles
+    discards: tuple[tuple[int, ...], tuple[int, ...]]  # Choice and Force discard piles (face up)
+    pending: tuple[int, int, str] | None  # removal owed: (twist number, choice suit index, rule)
+    scores: tuple[int, ...]
+
+
+@dataclass
+class _Piles:
+    draw: list[int]  # top is the end of the list
+    discard: list[int] = field(default_factory=list)
+
+
+class GendeneiaGame:
+    """A game of Gendeneía. ``first_player=None`` draws the first leader from the seed."""
+
+    def __init__(
+        self,
+        config: GendeneiaConfig | None = None,
+        seed: int | None = None,
+        first_player: int | None = None,
+    ) -> None:
+        self.config = config or GendeneiaConfig()
+        self.reset(seed, first_player)
+
+    # ------------------------------------------------------------------ set-up
+
+    def reset(self, seed: int | None = None, first_player: int | None = None) -> None:
+        """Shuffle both draw piles, deal every player a hand (one Choice, one Force)."""
+        n = self.config.num_players
+        if first_player is not None and not (_is_int(first_player) and 0 <= first_player < n):
+            raise ValueError(
+                f"first_player: must be None or a seat 0-{n - 1}, got {first_player!r}"
+            )
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.first_player = self._rng.randrange(n) if first_player is None else first_player
+        choices, forces = list(CHOICE_IDS), list(FORCE_IDS)
+        self._rng.shuffle(choices)
+        self._rng.shuffle(forces)
+        self.piles = {"choice": _Piles(choices), "force": _Piles(forces)}
+        self.initial_order = {"choice": list(choices), "force": list(forces)}
+        self.lots: list[list[list[Pair]]] = [[[], [], []] for _ in range(n)]
+        self.temp_lots: list[list[Pair]] | None = [[], [], []] if self.config.round_lots else None
+        self._temp_order: list[tuple[int, Pair]] = []
+        self.hands: list[list[int | None]] = [[None, None] for _ in range(n)]
+        self.leader = self.first_player
+        self.round = 0
+        self.turns_in_round = 0
+        self.reshuffles = 0
+        self.current: int | None = self.leader
+        self.phase = "discard"
+        self.pending: tuple[int, int, str] | None = None
+        self.end_reason: str | None = None
+        self.actions: list[dict[str, Any]] = []
+        self._legal: list[GAction] | None = None
+        for i in range(n):
+            if not self._draw_hand((self.leader + i) % n):
+                raise AssertionError("the opening deal cannot run out")  # pragma: no cover
+
+    # ------------------------------------------------------------------ piles
+
+    def _draw(self, kind: str) -> int | None:
+        """Top card of a draw pile; an empty pile is refilled by shuffling its discard pile (a
+        reshuffle). ``None`` when the pile cannot be refilled."""
+        pile = self.piles[kind]
+        if not pile.draw:
+            if not pile.discard:
+                return None
+            pile.draw, pile.discard = pile.discard, []
+            self._rng.shuffle(pile.draw)
+            self.reshuffles += 1
+        return pile.draw.pop()
+
+    def _draw_hand(self, seat: int) -> bool:
+        """Draw one Choice and one Force; False (and the game over) if a pile cannot be refilled."""
+        for slot, kind in enumerate(("choice", "force")):
+            drawn = self._draw(kind)
+            if drawn is None:
+                self._end("a draw pile could not be refilled")
+                return False
+            self.hands[seat][slot] = drawn
+        return True
+
+    def _discard(self, cards: Sequence[int | None]) -> None:
+        for c in cards:
+            if c is not None:
+                self.piles["choice" if c < 36 else "force"].discard.append(c)
+
+    # ------------------------------------------------------------------ the turn
+
+    def legal_actions(self) -> list[GAction]:
+        """What the player to act may do now (nothing once the game is over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[GAction]:
+        if self.phase == "discard":
+            return [KEEP, DISCARD]
+        if self.phase == "play":
+            return [GAction("play", target=s) for s in range(self.config.num_players)]
+        if self.phase == "remove":
+            assert self.pending is not None
+            options = [GAction("remove", card=c) for c in self._removable()]
+            if self.pending[2] == "may" or not options:
+                options.append(PASS)
+            return options
+        return []
+
+    def apply(self, action: GAction) -> None:
+        """Play an action for the player to act; an illegal one raises
+        :class:`IllegalActionError` listing the legal actions and changes nothing."""
+        legal = self.legal_actions()
+        if action not in legal:
+            where = (
+                "the game is over"
+                if self.current is None
+                else f"seat {self.current} to act ({self.phase})"
+            )
+            listed = ", ".join(str(a) for a in legal) or "none"
+            raise IllegalActionError(f"illegal action {action}; {where}; legal: {listed}")
+        seat = self.current
+        assert seat is not None
+        self._legal = None
+        self.actions.append({"seat": seat, **action.to_json()})
+        if action.kind == "keep":
+            self._after_hand_choice(seat)
+        elif action.kind == "discard":
+            self._discard_hand(seat)
+        elif action.kind == "play":
+            self._play(seat, action.target)  # type: ignore[arg-type]
+        else:
+            self._remove(action.card)
+            self._finish_play(seat)
+
+    def _discard_hand(self, seat: int) -> None:
+        """The player discards both cards to their discard piles and draws a new hand; under
+        the variant, discarding ends the turn."""
+        self._discard(self.hands[seat])
+        self.hands[seat] = [None, None]
+        if not self._draw_hand(seat):
+            return
+        if self.config.discard_ends_turn:
+            self._end_turn()
+        else:
+            self._after_hand_choice(seat)
+
+    def _after_hand_choice(self, seat: int) -> None:
+        if self.temp_lots is not None:
+            self._play(seat, None)  # every pair goes onto the round's temporary lots
+        else:
+            self.phase = "play"
+
+    def _play(self, seat: int, target: int | None) -> None:
+        """Play the pair onto the lot matching the Choice's suit (of ``target``, or the
+        temporary lots), trump, then owe a Twist removal if a variant gives one."""
+        choice, force = self.hands[seat]
+        assert choice is not None and force is not None
+        self.hands[seat] = [None, None]
+        index = CHOICE_SUITS.index(suit(choice))
+        if target is None:
+            assert self.temp_lots is not None
+            lot = self.temp_lots[index]
+            self._temp_order.append((index, (choice, force)))
+        else:
+            lot = self.lots[target][index]
+        lot.append((choice, force))
+        self._discard_pairs(trump_lot(lot, force))
+        self.pending = self._removal_owed(choice, force)
+        if self.pending is not None:
+            self.phase = "remove"
+        else:
+            self._finish_play(seat)
+
+    def _removal_owed(self, choice: int, force: int) -> tuple[int, int, str] | None:
+        if suit(force) != "T":
+            return None
+        twist = force % 12
+        if twist in self.config.twist_any:
+            return (twist, -1, self.config.twist_any_rule)
+        if twist in self.config.twist_suit:
+            return (twist, CHOICE_SUITS.index(suit(choice)), self.config.twist_suit_rule)
+        return None
+
+    def _all_lots(self) -> list[list[Pair]]:
+        lots = [lot for seat_lots in self.lots for lot in seat_lots]
+        return lots + (self.temp_lots or [])
+
+    def _removable(self) -> list[int]:
+        """Choice cards of the pairs the owed removal may take: Zelteta, Stillanivía and
+        Shistoina any pair from any lot; Thela, Zelamekhtina, Víglina and Haspina a pair whose
+        Choice suit matches theirs. Twist pairs are never removed."""
+        assert self.pending is not None
+        suit_index = self.pending[1]
+        out = []
+        for lot in self._all_lots():
+            for choice, force in lot:
+                if suit(force) == "T":
+                    continue
+                if suit_index < 0 or CHOICE_SUITS.index(suit(choice)) == suit_index:
+                    out.append(choice)
+        return sorted(out)
+
+    def _remove(self, choice: int | None) -> None:
+        if choice is None:
+            return
+        for lot in self._all_lots():
+            for pair in lot:
+                if pair[0] == choice:
+                    lot.remove(pair)
+                    self._discard_pairs([pair])
+                    return
+
+    def _discard_pairs(self, pairs: Sequence[Pair]) -> None:
+        """Removed pairs go to their discard piles (and off the temporary lots' play order)."""
+        for pair in pairs:
+            self._discard(pair)
+        if pairs and self._temp_order:
+            self._temp_order = [e for e in self._temp_order if e[1] not in pairs]
+
+    def _finish_play(self, seat: int) -> None:
+        self.pending = None
+        if self._draw_hand(seat):
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        n = self.config.num_players
+        self.turns_in_round += 1
+        if self.turns_in_round == n:
+            self._end_round()
+            if self.phase == "over":
+                return
+        limit = self.config.max_reshuffles
+        if limit is not None and self.reshuffles >= limit:
+            self._end(f"{self.reshuffles} reshuffle(s)")
+            return
+        self.current = (self.leader + self.turns_in_round) % n
+        self.phase = "discard"
+
+    def _end_round(self) -> None:
+        """Under the round-lots variant, the pairs still on the temporary lots go onto the
+        round leader's lots in play order, trumping as usual. The lead passes left."""
+        if self.temp_lots is not None:
+            order, self._temp_order = self._temp_order, []
+            for index, pair in order:
+                self.temp_lots[index].remove(pair)
+                lot = self.lots[self.leader][index]
+                lot.append(pair)
+                self._discard_pairs(trump_lot(lot, pair[1]))
+        self.round += 1
+        self.turns_in_round = 0
+        self.leader = (self.leader + 1) % self.config.num_players
+        if self.config.max_rounds is not None and self.round >= self.config.max_rounds:
+            self._end(f"{self.round} round(s)")
+
+    def _end(self, reason: str) -> None:
+        self.phase = "over"
+        self.current = None
+        self.pending = None
+        self.end_reason = reason
+
+    # ------------------------------------------------------------------ results and views
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def current_player(self) -> int | None:
+        return self.current
+
+    def lot_values(self, seat: int) -> tuple[int, int, int]:
+        """Values of a seat's Collars, Hope and Blood lots under the configured pre-summing."""
+        return tuple(lot_value(lot, self.config.presum) for lot in self.lots[seat])  # type: ignore[return-value]
+
+    def scores(self) -> list[int]:
+        """Every seat's score now (lowest wins)."""
+        return [score(*self.lot_values(s)) for s in range(self.config.num_players)]
+
+    def winners(self) -> list[int]:
+        scores = self.scores()
+        best = min(scores)
+        return [s for s, x in enumerate(scores) if x == best]
+
+    def observe(self, seat: int) -> GendeneiaView:
+        """What ``seat`` may know: its own hand, every lot, the face-up discard piles, pile
+        sizes, reshuffles, round, whose turn, any removal owed, and the scores."""
+        if not (_is_int(seat) and 0 <= seat < self.config.num_players):
+            raise ValueError(f"seat: must be 0-{self.config.num_players - 1}, got {seat!r}")
+        return GendeneiaView(
+            seat=seat,
+            num_players=self.config.num_players,
+            phase=self.phase,
+            current_player=self.current,
+            leader=self.leader,
+            round=self.round,
+            reshuffles=self.reshuffles,
+            hand=tuple(self.hands[seat]),  # type: ignore[arg-type]
+            lots=tuple(tuple(tuple(lot) for lot in seat_lots) for seat_lots in self.lots),
+            round_lots=None if self.temp_lots is None else tuple(map(tuple, self.temp_lots)),
+            draw_sizes=(len(self.piles["choice"].draw), len(self.piles["force"].draw)),
+            discards=(tuple(self.piles["choice"].discard), tuple(self.piles["force"].discard)),
+            pending=self.pending,
+            scores=tuple(self.scores()),
+        )
+
+    def card_locations(self) -> list[int]:
+        """Every card once: draw and discard piles, hands, lots (for conservation checks)."""
+        cards = [c for pile in self.piles.values() for c in pile.draw + pile.discard]
+        cards += [c for hand in self.hands for c in hand if c is not None]
+        for lot in self._all_lots():
+            for pair in lot:
+                cards += pair
+        return cards
+
+    def written_lots(self, seat: int) -> dict[str, list[str]]:
+        """A seat's lots as written pairs, the form :func:`~gendeneia_env.score_player` takes."""
+        names = ("Collars", "Hope", "Blood")
+        return {names[i]: [pair_name(*p) for p in lot] for i, lot in enumerate(self.lots[seat])}

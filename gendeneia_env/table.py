@@ -1,0 +1,128 @@
+"""Gendeneía as learners and agents see it: action ids, masks, encoded observations, rewards.
+
+:class:`GendeneiaTable` keeps the engine contract of :mod:`tablegame.engine`, so the generic
+Gymnasium and PettingZoo wrappers drive it like Lith.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gendeneia_env import encoding
+from gendeneia_env.cards import pair_name
+from gendeneia_env.game import GendeneiaConfig, GendeneiaGame, GendeneiaView
+from gendeneia_env.scoring import LOT_NAMES
+
+__all__ = ["REWARDS", "GendeneiaTable"]
+
+REWARDS = ("final", "shaped")
+
+
+class GendeneiaTable:
+    """A :class:`GendeneiaGame` behind action ids, flat observations and rewards.
+
+    A seat's return is ``reward_scale`` x (the mean of the other seats' scores minus its own):
+    with ``reward="final"`` it is counted once, when the game ends; with ``"shaped"`` it is the
+    running value after every action, so the rewards of a game sum to the same final figure.
+    Returns of all seats sum to zero.
+    """
+
+    def __init__(self, config: GendeneiaConfig, reward: str = "final", reward_scale: float = 0.1):
+        if reward not in REWARDS:
+            raise ValueError(f"reward: must be 'final' or 'shaped', got {reward!r}")
+        if (
+            not isinstance(reward_scale, int | float)
+            or isinstance(reward_scale, bool)
+            or reward_scale <= 0
+        ):
+            raise ValueError(f"reward_scale: must be a positive number, got {reward_scale!r}")
+        self.config = config
+        self.reward = reward
+        self.reward_scale = float(reward_scale)
+        self.num_players = config.num_players
+        self.num_actions = encoding.num_actions(config)
+        self.observation_size = encoding.observation_size(config)
+        # Lot values are signed under subtraction scoring.
+        self.observation_low = -1.0 if config.presum == "subtract" else 0.0
+        self.action_names = encoding.action_names(config)
+        self.game = GendeneiaGame(config)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.game.reset(seed)
+
+    @property
+    def current_player(self) -> int | None:
+        return self.game.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def action_mask(self) -> np.ndarray:
+        return encoding.action_mask(self.game)
+
+    def apply_id(self, action_id: int) -> None:
+        self.game.apply(encoding.action_from_id(self.game, action_id))
+
+    def observe(self, seat: int) -> GendeneiaView:
+        return self.game.observe(seat)
+
+    def encode(self, seat: int) -> np.ndarray:
+        return encoding.encode(self.game.observe(seat), self.config)
+
+    def returns(self) -> np.ndarray:
+        n = self.num_players
+        if self.reward == "final" and not self.game.is_over:
+            return np.zeros(n)
+        scores = np.array(self.game.scores(), dtype=float)
+        others_mean = (scores.sum() - scores) / (n - 1)
+        return (others_mean - scores) * self.reward_scale
+
+    def render_text(self, seat: int | None = None) -> str:
+        """Every player's lots and scores as a table, the hand of ``seat`` shown."""
+        game = self.game
+        lines = [
+            f"Gendeneia - round {game.round + 1}"
+            + (f"/{self.config.max_rounds}" if self.config.max_rounds else "")
+            + f" - reshuffles {game.reshuffles} - draw piles {len(game.piles['choice'].draw)}"
+            f" Choices, {len(game.piles['force'].draw)} Forces"
+        ]
+        if game.is_over:
+            lines[0] += f" - over ({game.end_reason})"
+        width = max(
+            [18]
+            + [
+                len(" ".join(pair_name(*p) for p in lot))
+                for seat_lots in game.lots
+                for lot in seat_lots
+            ]
+        )
+        header = (
+            f"{'seat':<10}"
+            + "".join(f"{name:<{width + 2}}" for name in LOT_NAMES)
+            + "values   score"
+        )
+        lines.append(header)
+        scores = game.scores()
+        for s in range(self.num_players):
+            marks = (">" if s == game.current else " ") + ("L" if s == game.leader else " ")
+            cells = "".join(
+                f"{' '.join(pair_name(*p) for p in lot) or '-':<{width + 2}}"
+                for lot in game.lots[s]
+            )
+            values = "/".join(str(v) for v in game.lot_values(s))
+            lines.append(f"{marks} {s:<7}{cells}{values:<9}{scores[s]}")
+        if game.temp_lots is not None:
+            cells = "".join(
+                f"{' '.join(pair_name(*p) for p in lot) or '-':<{width + 2}}"
+                for lot in game.temp_lots
+            )
+            lines.append(f"{'  round':<10}{cells}")
+        if seat is not None:
+            choice, force = game.hands[seat]
+            if choice is not None and force is not None:
+                lines.append(f"seat {seat} holds {pair_name(choice, force)}")
+        if game.pending is not None:
+            twist, _, rule = game.pending
+            lines.append(f"a Twist ({twist}T) {rule} remove a pair")
+        return "\n".join(lines)
