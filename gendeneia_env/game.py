@@ -207,7 +207,8 @@ class GendeneiaGame:
             )
         self.seed = seed
         self._rng = random.Random(seed)
-        self.first_player = self._rng.randrange(n) if first_player is None else first_player
+        drawn = self._rng.randrange(n)  # drawn either way, so the shuffles depend on the seed only
+        self.first_player = drawn if first_player is None else first_player
         choices, forces = list(CHOICE_IDS), list(FORCE_IDS)
         self._rng.shuffle(choices)
         self._rng.shuffle(forces)

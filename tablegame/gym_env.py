@@ -141,10 +141,12 @@ class SingleSeatEnv(gym.Env):
             _reset_agent(agent, int(self.np_random.integers(2**31)) if seed is not None else None)
         while True:
             self.table.reset(seed=int(self.np_random.integers(2**63)))
+            # Counted from the start of the game, so what the opponents do before the
+            # learner's first decision lands in its first reward and rewards sum to the result.
+            self._last_return = float(self.table.returns()[self.seat])
             self._play_opponents()
             if not self.table.is_over:  # the learner gets at least one decision
                 break
-        self._last_return = float(self.table.returns()[self.seat])
         self._started = True
         return self._observation(), self._info()
 
