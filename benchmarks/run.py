@@ -2,12 +2,14 @@
 
     python -m benchmarks.run hands [--n 1000000] [--repeat 31] [--json PATH]
     python -m benchmarks.run envs [--players 2,6] [--seconds 1] [--env-repeat 5]
+    python -m benchmarks.run gendeneia [--seconds 1] [--env-repeat 5]
 
 ``hands``: :func:`lith_env.hands.strength` on random hands (int32 and int64 input) against a bare
 numpy gather of the same size from a table of the same length (the practical limit) and against
 the per-hand reference evaluator (timed on a subset, reported per hand).
 ``envs``: random legal play on Lith-v0 and the Lith AEC env beside RLCard's limit hold'em and
-PettingZoo's texas_holdem_v4 (install the ``bench`` extra). Figures are medians over
+PettingZoo's texas_holdem_v4 (install the ``bench`` extra). ``gendeneia``: random legal play
+on Gendeneia-v0 and its AEC env for 2, 4 and 6 players. Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
 """
 
@@ -228,9 +230,47 @@ def print_envs(result: dict, console: Console) -> None:
             console.print(f"  {name}: {value:.2f}x")
 
 
+def bench_gendeneia(players: Sequence[int], seconds: float, repeat: int) -> dict:
+    """Random legal play on Gendeneia-v0 and the Gendeneia AEC env: steps/s and games/s."""
+    import gymnasium as gym
+
+    import gendeneia_env
+
+    results: dict = {}
+    for n in players:
+        subjects = {
+            "Gendeneia-v0": (run_gym, gym.make("Gendeneia-v0", num_players=n).unwrapped),
+            "Gendeneia AEC": (run_aec, gendeneia_env.aec_env(num_players=n)),
+        }
+        rates: dict[str, dict[str, list[float]]] = {
+            name: {"steps/s": [], "games/s": []} for name in subjects
+        }
+        for round_ in range(repeat):
+            for name, (runner, env) in subjects.items():
+                steps, episodes, elapsed = runner(env, seconds, seed=round_)
+                rates[name]["steps/s"].append(steps / elapsed)
+                rates[name]["games/s"].append(episodes / elapsed)
+        results[str(n)] = {
+            name: {k: statistics.median(v) for k, v in r.items()} for name, r in rates.items()
+        }
+    return results
+
+
+def print_gendeneia(result: dict, console: Console) -> None:
+    table = Table(title="Gendeneia, random legal play, 10 rounds a game (medians)")
+    for column in ("players", "env", "steps/s", "games/s"):
+        table.add_column(column, justify="left" if column == "env" else "right")
+    for n, row in result.items():
+        for name, figures in row.items():
+            table.add_row(n, name, f"{figures['steps/s']:,.0f}", f"{figures['games/s']:,.1f}")
+    console.print(table)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
-    parser.add_argument("which", choices=["hands", "envs", "all"], nargs="?", default="all")
+    parser.add_argument(
+        "which", choices=["hands", "envs", "gendeneia", "all"], nargs="?", default="all"
+    )
     parser.add_argument("--n", type=int, default=1_000_000, help="hands per timing")
     parser.add_argument("--repeat", type=int, default=31, help="runs per median")
     parser.add_argument("--reference-n", type=int, default=20_000, help="hands for the reference")
@@ -248,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         players = [int(p) for p in args.players.split(",")]
         results["envs"] = bench_envs(players, args.seconds, args.env_repeat)
         print_envs(results["envs"], console)
+    if args.which in ("gendeneia", "all"):
+        results["gendeneia"] = bench_gendeneia([2, 4, 6], args.seconds, args.env_repeat)
+        print_gendeneia(results["gendeneia"], console)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)
