@@ -46,6 +46,9 @@ class RandomAgent:
 
 
 def _parse_value(text: str) -> Any:
+    """A parameter value: a number, a comma-separated list of numbers, a boolean, or text."""
+    if "," in text:
+        return tuple(_parse_value(part) for part in text.split(","))
     for cast in (int, float):
         try:
             return cast(text)
@@ -54,31 +57,45 @@ def _parse_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """Build a built-in agent from a spec: ``name`` or ``name:key=value:key=value``.
+def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None) -> Agent:
+    """Build a built-in agent from a spec: ``name``, ``name:key=value:key=value``, or for
+    agents that take a path, ``name:PATH`` (``ppo:runs/x/model.zip``). ``config`` (the game's
+    rules) goes to agents that use it.
 
     Unknown games, names or parameters raise ``ValueError`` listing what exists.
     """
-    import agents.lith  # noqa: F401  (registers the Lith agents)
+    import agents.gendeneia
+    import agents.lith
+    import agents.ppo  # noqa: F401  (each registers its agents)
 
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
-    name, *param_texts = spec.strip().split(":")
+    name, _, rest = spec.strip().partition(":")
     if name not in AGENTS[game]:
         raise ValueError(
             f"unknown agent {name!r} for {game}; built-in agents: {', '.join(sorted(AGENTS[game]))}"
         )
     factory = AGENTS[game][name]
-    accepted = [p for p in inspect.signature(factory).parameters if p != "seed"]
-    params: dict[str, Any] = {}
-    for text in param_texts:
+    parameters = inspect.signature(factory).parameters
+    kwargs: dict[str, Any] = {}
+    if "config" in parameters and config is not None:
+        kwargs["config"] = config
+    path_argument = getattr(factory, "spec_argument", None)
+    if path_argument:
+        if not rest:
+            raise ValueError(
+                f"agent {name!r} needs {path_argument}: {name}:{path_argument.upper()}"
+            )
+        return factory(rest, seed=seed, **kwargs)
+    accepted = {p.rstrip("_"): p for p in parameters if p not in ("seed", "config")}
+    for text in rest.split(":") if rest else []:
         key, sep, value = text.partition("=")
         if not sep or key not in accepted:
             raise ValueError(
                 f"agent {name!r}: bad parameter {text!r}; parameters: "
                 + (", ".join(f"{p}=..." for p in accepted) or "none")
             )
-        params[key] = _parse_value(value)
-    return factory(seed=seed, **params)
+        kwargs[accepted[key]] = _parse_value(value)
+    return factory(seed=seed, **kwargs)

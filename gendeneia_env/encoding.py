@@ -17,6 +17,7 @@ Action ids (``Discrete(num_players + 39)``):
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,6 +42,7 @@ __all__ = [
     "layout",
     "num_actions",
     "observation_size",
+    "read",
 ]
 
 PHASES = ("discard", "play", "remove", "over")
@@ -197,3 +199,58 @@ def encode(view: GendeneiaView, config: GendeneiaConfig) -> np.ndarray:
             obs[where["owed suit"][0] + suit_index] = 1.0
         obs[where["owed must"][0]] = rule == "must"
     return obs
+
+
+class GendeneiaObservation(NamedTuple):
+    """The fields of an encoded observation that built-in agents read (see :func:`read`)."""
+
+    num_players: int
+    hand: tuple[int | None, int | None]
+    phase: str
+    lots: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]  # [seat from me][lot] -> pairs
+    discards: tuple[int, ...]  # the face-up discard piles
+    owed_suit: int | None  # a pending removal limited to this Choice suit index, if any
+
+
+@functools.cache
+def _shape_for_size(size: int) -> tuple[int, bool]:
+    for n in range(2, 7):
+        for round_lots in (False, True):
+            if layout(n, round_lots)["size"][0] == size:
+                return n, round_lots
+    raise ValueError(f"not a Gendeneia observation: length {size}")
+
+
+def read(obs: np.ndarray) -> GendeneiaObservation:
+    """Decode a seat's observation vector back into hand, lots (pairs as card ids) and the
+    face-up discards; the player count follows from its length."""
+    n, round_lots = _shape_for_size(len(obs))
+    where = layout(n, round_lots)
+    start = where["hand choice"][0]
+    choice = np.flatnonzero(obs[start : start + 36])
+    force = np.flatnonzero(obs[where["hand force"][0] : where["hand force"][0] + 36])
+    phase = PHASES[int(np.argmax(obs[where["phase"][0] : where["phase"][0] + len(PHASES)]))]
+    lots = []
+    for i in range(n):
+        seat_lots = []
+        for k in range(3):
+            base = where["lots"][0] + (3 * i + k) * LOT_SLOTS
+            pairs = []
+            for m in range(12):
+                at = base + m * len(PAIR_FEATURES)
+                if obs[at] > 0.5:
+                    suit_index = int(np.argmax(obs[at + 1 : at + 4]))
+                    number = round(float(obs[at + 4]) * 12) % 12
+                    pairs.append((k * 12 + m, (3 + suit_index) * 12 + number))
+            seat_lots.append(tuple(pairs))
+        lots.append(tuple(seat_lots))
+    start = where["discards"][0]
+    owed = obs[where["owed suit"][0] : where["owed suit"][0] + 3]
+    return GendeneiaObservation(
+        num_players=n,
+        hand=(int(choice[0]) if len(choice) else None, int(force[0]) + 36 if len(force) else None),
+        phase=phase,
+        lots=tuple(lots),
+        discards=tuple(int(c) for c in np.flatnonzero(obs[start : start + 72])),
+        owed_suit=int(np.argmax(owed)) if owed.any() else None,
+    )

@@ -64,7 +64,7 @@ class GendeneiaEnv(SingleSeatEnv):
         table = GendeneiaTable(config, reward=reward, reward_scale=reward_scale)
         super().__init__(
             table,
-            resolve_opponents(opponents, num_players - 1, game="gendeneia"),
+            resolve_opponents(opponents, num_players - 1, game="gendeneia", config=config),
             learner_seat=learner_seat,
             reward_scale=1.0,  # the table already scales its returns
             render_mode=render_mode,

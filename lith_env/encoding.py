@@ -65,6 +65,7 @@ __all__ = [
     "layout",
     "num_actions",
     "observation_size",
+    "read",
 ]
 
 FOLD, CHECK_CALL, FIRST_RAISE = 0, 1, 2
@@ -337,3 +338,50 @@ def _history_scale(total: float, num_players: int) -> np.ndarray:
     four), chips as a share of all chips at the table; tiled over rounds and seats."""
     per_seat = np.array([1.0, 0.25, 0.25, 1.0, 1.0 / total], dtype=np.float32)
     return np.tile(per_seat, 3 * num_players)
+
+
+class LithObservation(NamedTuple):
+    """The fields of an encoded observation that built-in agents read (see :func:`read`)."""
+
+    num_players: int
+    cards: tuple[int, ...]  # my cards, sorted by id
+    percentile: float  # my hand's strength percentile
+    phase: str  # "bet", "exchange" or "over"
+    round: int  # betting round 0-2, or exchange 0-1
+    to_call: float  # share of all chips
+    pot: float  # share of all chips
+    live_opponents: int  # other seats still in the hand
+    my_discards: tuple[int, ...]  # the cards I gave away in earlier exchanges
+
+
+@functools.cache
+def _players_for_size(size: int) -> int:
+    for n in range(2, 11):
+        if layout(n)["size"][0] == size:
+            return n
+    raise ValueError(f"not a Lith observation: length {size}")
+
+
+def read(obs: np.ndarray) -> LithObservation:
+    """Decode the parts of a seat's observation vector that agents use (the number of players
+    follows from its length)."""
+    n = _players_for_size(len(obs))
+    at = _offsets(n)
+    cards = tuple(int(c) for c in np.flatnonzero(obs[at.own : at.own + NUM_CARDS]))
+    phase_index = int(np.argmax(obs[at.phase : at.phase + len(PHASES)]))
+    phase = "over" if phase_index == len(PHASES) - 1 else ("exchange" if phase_index % 2 else "bet")
+    seats = obs[at.seats : at.seats + 9 * n].reshape(n, 9)
+    discards = []
+    for _, gave, _, _, _ in at.exchanges:
+        discards += [int(c) for c in np.flatnonzero(obs[gave : gave + NUM_CARDS])]
+    return LithObservation(
+        num_players=n,
+        cards=cards,
+        percentile=float(obs[at.hand + _HAND_FEATURES - 1]),
+        phase=phase,
+        round=phase_index // 2,
+        to_call=float(obs[at.chips + 1]),
+        pot=float(obs[at.chips]),
+        live_opponents=int(seats[1:, 3].sum()),
+        my_discards=tuple(discards),
+    )

@@ -60,7 +60,7 @@ class LithEnv(SingleSeatEnv):
         table = LithTable(config, episode=episode)
         super().__init__(
             table,
-            resolve_opponents(opponents, num_players - 1, game="lith"),
+            resolve_opponents(opponents, num_players - 1, game="lith", config=table.config),
             learner_seat=learner_seat,
             reward_scale=reward_scale,
             render_mode=render_mode,

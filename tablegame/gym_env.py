@@ -46,9 +46,10 @@ class LegalDiscrete(gym.spaces.Discrete):
 
 
 def resolve_opponents(
-    opponents: str | Agent | Sequence[str | Agent], count: int, game: str
+    opponents: str | Agent | Sequence[str | Agent], count: int, game: str, config: Any = None
 ) -> list[Agent]:
-    """``count`` opponent agents from a spec string, an agent, or one of either per seat."""
+    """``count`` opponent agents from a spec string, an agent, or one of either per seat;
+    built-in agents get the game's rules (``config``)."""
     from agents import make_agent
 
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):
@@ -57,7 +58,7 @@ def resolve_opponents(
         raise ValueError(f"opponents: need {count} (one per other seat), got {len(opponents)}")
     resolved = []
     for spec in opponents:
-        agent = make_agent(spec, game) if isinstance(spec, str) else spec
+        agent = make_agent(spec, game, config=config) if isinstance(spec, str) else spec
         if not callable(getattr(agent, "act", None)):
             raise ValueError(
                 f"opponents: {spec!r} is neither an agent spec nor an object with act()"

@@ -1,0 +1,57 @@
+"""``ppo:PATH``: a trained MaskablePPO model (sb3-contrib zip) acting with the legal-action mask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import register
+
+__all__ = ["PPOAgent"]
+
+
+@register("*", "ppo")
+class PPOAgent:
+    """Plays a saved MaskablePPO policy; deterministic (the most likely legal action) unless
+    ``deterministic=False``, in which case it samples with its own seeded torch generator."""
+
+    spec_argument = "path"  # the spec is ppo:PATH
+    needs_observation = True
+
+    def __init__(
+        self, path: str | Path, seed: int | None = None, deterministic: bool = True
+    ) -> None:
+        from sb3_contrib import MaskablePPO
+
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"ppo: no model file at {str(path)!r}")
+        try:
+            self.model = MaskablePPO.load(path, device="cpu")
+        except Exception as error:  # a corrupt or foreign file: say which and why
+            raise ValueError(
+                f"ppo: cannot load a MaskablePPO model from {str(path)!r}: {error}"
+            ) from None
+        self.path = path
+        self.deterministic = deterministic
+        self.seed = seed
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+            self.model.set_random_seed(seed)
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        obs = np.asarray(observation, dtype=np.float32)
+        expected = self.model.observation_space.shape
+        if obs.shape != expected:
+            raise ValueError(
+                f"ppo: the model at {str(self.path)!r} expects observations of shape {expected}, "
+                f"got {obs.shape} (trained for another game or player count?)"
+            )
+        action, _ = self.model.predict(
+            obs, action_masks=np.asarray(action_mask, dtype=bool), deterministic=self.deterministic
+        )
+        return int(action)

@@ -1,0 +1,216 @@
+"""Built-in agents: spec strings, the clever exchange, betting styles, Gendeneía heuristics, ppo."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import gendeneia_env
+import lith_env
+from agents import make_agent
+from agents.lith import BluffAgent, CallerAgent, RockAgent, TagAgent
+from gendeneia_env.encoding import encode as g_encode
+from lith_env.cards import card_ids
+from lith_env.encoding import action_mask, encode
+from lith_env.exchange import best_discard, discard_values, unseen_cards
+from lith_env.game import LithConfig
+from tests.gendeneia_helpers import arrange, new_game
+from tests.lith_helpers import CHECK, bet, play, stacked_hand
+
+# ----------------------------------------------------------------------------- specs
+
+
+def test_specs_with_parameters():
+    agent = make_agent("bluffer:freq=0.5", "lith", seed=1)
+    assert isinstance(agent, BluffAgent) and agent.freq == 0.5
+    tag = make_agent("tag:bet=0.6:raise=0.9,0.9,0.95", "lith")
+    assert tag.bet_at == (0.6, 0.6, 0.6) and tag.raise_at == (0.9, 0.9, 0.95)
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "message"),
+    [
+        ("maniac", "lith", "unknown agent 'maniac' for lith; built-in agents: bluffer, caller"),
+        ("greedy", "lith", "unknown agent 'greedy' for lith"),
+        ("tag", "gendeneia", "unknown agent 'tag' for gendeneia; built-in agents: greedy, ppo"),
+        ("bluffer:frequency=0.3", "lith", "bad parameter 'frequency=0.3'; parameters: freq=..."),
+        ("bluffer:freq", "lith", "bad parameter 'freq'"),
+        ("bluffer:freq=2", "lith", "freq: a probability"),
+        ("tag:bet=0.1,0.2", "lith", "bet: three thresholds"),
+        ("ppo", "lith", "needs path"),
+        ("ppo:/no/such/model.zip", "lith", "no model file at '/no/such/model.zip'"),
+        ("", "lith", "non-empty string"),
+        ("random", "chess", "unknown game 'chess'"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(spec, game, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, game)
+
+
+def test_corrupt_model_file(tmp_path):
+    path = tmp_path / "model.zip"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="cannot load a MaskablePPO model from"):
+        make_agent(f"ppo:{path}", "lith")
+
+
+# ----------------------------------------------------------------------------- Lith exchange
+
+
+def test_exchange_discards_the_card_that_helps_most_and_keeps_the_best_hands():
+    hand = card_ids(["The Pact", "The Diplomat", "Ace of Wyrms"])
+    values = discard_values(hand, unseen_cards(hand))
+    assert np.argmax(values[:3]) == 2 and values[2] > values[3]  # the Ace goes
+    assert best_discard(hand, unseen_cards(hand)) == card_ids(["Ace of Wyrms"])[0]
+    top = card_ids(["The End", "The Market", "The Origin"])
+    assert best_discard(top, unseen_cards(top)) is None  # nothing beats Doubly Kindred
+
+
+def test_exchange_values_are_exact_means_over_unseen_cards():
+    from lith_env.hands import percentile
+
+    hand = card_ids(["The Sea", "The Mill", "Ace of Knots"])
+    unseen = unseen_cards(hand)[:10]
+    expected = np.mean([percentile([[hand[0], hand[1], c]])[0] for c in unseen])
+    assert discard_values(hand, unseen)[2] == pytest.approx(expected)
+
+
+def lith_decision(agent, hands, actions=(), seat=None, config=None):
+    config = config or LithConfig(num_players=2)
+    hand = stacked_hand(
+        config, [100] * config.num_players, dealer=config.num_players - 1, hands=hands
+    )
+    for a in actions:
+        hand.apply(a)
+    seat = hand.current if seat is None else seat
+    return agent.act(encode(hand.observe(seat), config), action_mask(hand)), hand
+
+
+STRONG = ["The End", "The Market", "The Origin"]
+WEAK = ["The Consul", "The Painter", "Ace of Wyrms"]
+MIDDLE = ["The Diplomat", "The Mill", "Ace of Waves"]
+
+
+def test_agents_exchange_through_the_mask():
+    agent = TagAgent(seed=0)
+    hands = {
+        0: ["The Pact", "The Diplomat", "Ace of Wyrms"],
+        1: ["The Sea", "The Island", "The Mill"],
+    }
+    action, hand = lith_decision(agent, hands, [CHECK, CHECK])
+    assert hand.phase == "exchange"
+    cards = sorted(card_ids(["The Pact", "The Diplomat", "Ace of Wyrms"]))
+    assert action == 3 + 1 + cards.index(card_ids(["Ace of Wyrms"])[0])  # discard the Ace
+
+
+def test_betting_styles():
+    # Seat 0 opens; seat 1 faces a bet of 2.
+    assert lith_decision(TagAgent(), {0: STRONG, 1: WEAK})[0] == 2  # tag bets a strong hand
+    assert lith_decision(TagAgent(), {0: WEAK, 1: STRONG})[0] == 1  # and checks a weak one
+    assert lith_decision(TagAgent(), {0: STRONG, 1: WEAK}, [bet(2)])[0] == 0  # folds weak to a bet
+    assert lith_decision(TagAgent(), {0: WEAK, 1: STRONG}, [bet(2)])[0] == 2  # raises strong
+    assert lith_decision(RockAgent(), {0: WEAK, 1: STRONG}, [bet(2)])[0] == 1  # rock only calls
+    assert lith_decision(RockAgent(), {0: STRONG, 1: WEAK})[0] == 1  # and never bets
+    assert lith_decision(CallerAgent(), {0: STRONG, 1: WEAK}, [bet(2)])[0] == 1
+    assert lith_decision(BluffAgent(freq=1.0), {0: WEAK, 1: STRONG})[0] == 2  # bluffs weak
+    assert lith_decision(BluffAgent(freq=0.0), {0: WEAK, 1: STRONG})[0] == 1
+
+
+def test_agents_play_whole_games_in_every_structure():
+    for betting in ("limit", "pot-limit", "no-limit"):
+        env = gym.make(
+            "Lith-v0", num_players=4, betting=betting, opponents=["tag", "rock", "bluffer"]
+        )
+        obs, info = env.reset(seed=0)
+        agent = make_agent("caller", "lith", seed=0)
+        for _ in range(60):
+            obs, _, done, _, info = env.step(agent.act(obs, info["action_mask"]))
+            if done:
+                obs, info = env.reset()
+
+
+# ----------------------------------------------------------------------------- Gendeneía
+
+
+def g_decision(agent, game, seat=0):
+    from gendeneia_env.encoding import action_mask as g_mask
+
+    return agent.act(g_encode(game.observe(seat), game.config), g_mask(game))
+
+
+def test_greedy_plays_on_its_own_lots_when_that_lowers_its_score():
+    # Collars 0, Hope 5, Blood 5: score 5. 5C onto its Collars makes it 0.
+    lots = {0: {"Hope": ["5H/3Q"], "Blood": ["5B/1Q"]}}
+    game = arrange(new_game(), hands={0: "5C/2Q"}, lots=lots)
+    greedy = make_agent("greedy", "gendeneia", seed=0)
+    assert g_decision(greedy, game) == 0  # keep: no new hand is expected to do better
+    game.apply(gendeneia_env.GAction("keep"))
+    assert g_decision(greedy, game) == 2  # onto its own lots
+
+
+def test_greedy_dumps_a_harmful_pair_elsewhere():
+    game = arrange(
+        new_game(), hands={0: "9B/2Q"}, lots={0: {"Collars": ["1C/1Q"], "Hope": ["1H/1Q"]}}
+    )
+    game.apply(gendeneia_env.GAction("keep"))
+    target = g_decision(make_agent("greedy", "gendeneia", seed=0), game)
+    assert target in (3, 4)  # not its own lots (2)
+
+
+def test_spoiler_hits_the_leading_opponent():
+    game = arrange(
+        new_game(),
+        hands={0: "11C/4Q"},
+        lots={
+            0: {"Collars": ["5C/1Q"]},
+            2: {"Collars": ["1C/1W"], "Blood": ["1B/2W"]},
+            1: {"Hope": ["9H/1Q"]},
+        },
+    )
+    game.apply(gendeneia_env.GAction("keep"))
+    # Seat 2 leads (score 0 + 1 = 1); 11C there costs it 11; on my own lots it would cost me.
+    assert g_decision(make_agent("spoiler", "gendeneia", seed=0), game) == 2 + 2
+
+
+def test_gendeneia_agents_play_whole_games():
+    env = gym.make(
+        "Gendeneia-v0",
+        num_players=4,
+        opponents=["greedy", "spoiler", "random"],
+        twist_any=(0, 11, 5),
+    )
+    obs, info = env.reset(seed=1)
+    agent = make_agent("greedy", "gendeneia", seed=0)
+    done = False
+    while not done:
+        obs, _, done, _, info = env.step(agent.act(obs, info["action_mask"]))
+
+
+# ----------------------------------------------------------------------------- ppo
+
+
+def test_ppo_agent_loads_a_trained_model_and_acts_legally(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("Lith-v0", opponents="caller").unwrapped
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0)
+    model.learn(64)
+    model.save(tmp_path / "model.zip")
+    agent = make_agent(f"ppo:{tmp_path / 'model.zip'}", "lith")
+    obs, info = env.reset(seed=0)
+    for _ in range(20):
+        action = agent.act(obs, info["action_mask"])
+        assert info["action_mask"][action]
+        obs, _, done, _, info = env.step(action)
+        if done:
+            obs, info = env.reset()
+    wrong = gym.make("Lith-v0", num_players=3).unwrapped
+    obs, info = wrong.reset(seed=0)
+    with pytest.raises(ValueError, match="expects observations of shape"):
+        agent.act(obs, info["action_mask"])
+
+
+def test_env_opponents_get_the_rules():
+    env = gym.make("Lith-v0", opponents="tag", pawns_and_courts=False).unwrapped
+    assert env.opponents[0].config.pawns_and_courts is False
+    assert play is not None and lith_env is not None
