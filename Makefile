@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m lith_env.demo
+	$(PY) -m experiments.demo
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -54,6 +54,7 @@ class TournamentSpec:
     rules: dict = field(default_factory=dict)
     histories: bool = False
     analytics: bool = True
+    lineup: tuple[int, ...] | None = None  # one fixed table of agent indices, e.g. (0, 1, 1)
 
     def config(self):
         if self.game == "lith":
@@ -67,6 +68,10 @@ class TournamentSpec:
     def tables(self) -> list[tuple[int, ...]]:
         """Agent indices seated at each table, in seat order for rotation 0."""
         m, n = len(self.agents), self.players
+        if self.lineup is not None:
+            if len(self.lineup) != n or not all(0 <= i < m for i in self.lineup):
+                raise ValueError(f"lineup: {n} agent indices below {m}, got {self.lineup!r}")
+            return [tuple(self.lineup)]
         if m >= n:
             return list(itertools.combinations(range(m), n))
         return [tuple(i % m for i in range(n))]
