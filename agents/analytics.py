@@ -20,9 +20,26 @@ import numpy as np
 from lith_env.game import LithConfig
 from lith_env.hands import CATEGORIES, classify, strength
 
-__all__ = ["BLUFF_EQUITY", "agent_report", "equity", "hand_percentile"]
+__all__ = ["BLUFF_EQUITY", "RATES", "agent_report", "equity", "format_rate", "hand_percentile"]
 
 BLUFF_EQUITY = 0.3  # a bet or raise with less showdown equity than this counts as a bluff
+RATES = (
+    "voluntary play",
+    "aggression",
+    "bluff rate",
+    "bluff success",
+    "fold to a bet",
+    "showdown",
+    "won at showdown",
+    "exchange rate",
+)
+
+
+def format_rate(row: dict[str, Any] | None) -> str:
+    """``0.54 (178/330)``, or ``-`` when the rate has no denominator."""
+    if not row or row["rate"] is None:
+        return "-"
+    return f"{row['rate']:.2f} ({row['count']}/{row['of']})"
 
 
 def _roles(excuse: str | None) -> tuple[str | None, ...]:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.analytics import BLUFF_EQUITY, agent_report
+from agents.analytics import BLUFF_EQUITY, RATES, agent_report, format_rate
 
 __all__ = ["main"]
 
@@ -64,28 +64,13 @@ def print_report(report: dict, bluff_equity: float) -> None:
     from rich.table import Table
 
     console = Console()
-    names = [
-        "voluntary play",
-        "aggression",
-        "bluff rate",
-        "bluff success",
-        "fold to a bet",
-        "showdown",
-        "won at showdown",
-        "exchange rate",
-    ]
     agents = sorted(report)
     table = Table(title=f"Strategy by agent (bluff: a bet or raise with equity < {bluff_equity})")
     table.add_column("rate (count/of)")
     for agent in agents:
         table.add_column(agent, justify="right")
-    for name in names:
-        cells = []
-        for agent in agents:
-            row = report[agent]["rates"].get(name)
-            missing = not row or row["rate"] is None
-            cells.append("-" if missing else f"{row['rate']:.2f} ({row['count']}/{row['of']})")
-        table.add_row(name, *cells)
+    for name in RATES:
+        table.add_row(name, *(format_rate(report[agent]["rates"].get(name)) for agent in agents))
     gains = [report[a]["mean exchange gain"] for a in agents]
     table.add_row("exchange gain", *("-" if g is None else f"{g:+.3f}" for g in gains))
     console.print(table)

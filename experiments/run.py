@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agents.analytics import RATES, format_rate
 from train import HEURISTICS, TrainConfig, load_config, train
 
 __all__ = ["main", "run_experiment"]
@@ -119,16 +120,6 @@ def _report(path: Path, config: TrainConfig, seconds: float, sections, analytics
             lines.append(row)
     lines += ["", f"Intervals: {sections[0][2]['method']}.", ""]
     if analytics:
-        names = [
-            "voluntary play",
-            "aggression",
-            "bluff rate",
-            "bluff success",
-            "fold to a bet",
-            "showdown",
-            "won at showdown",
-            "exchange rate",
-        ]
         agents = sorted(analytics)
         lines += [
             "## How it bets and bluffs",
@@ -136,15 +127,8 @@ def _report(path: Path, config: TrainConfig, seconds: float, sections, analytics
             "| rate | " + " | ".join(agents) + " |",
             "| --- |" + " ---: |" * len(agents),
         ]
-        for name in names:
-            cells = []
-            for agent in agents:
-                row = analytics[agent]["rates"].get(name)
-                cells.append(
-                    "-"
-                    if not row or row["rate"] is None
-                    else f"{row['rate']:.2f} ({row['count']}/{row['of']})"
-                )
+        for name in RATES:
+            cells = [format_rate(analytics[agent]["rates"].get(name)) for agent in agents]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         lines += [
             "",

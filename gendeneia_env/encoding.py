@@ -32,7 +32,7 @@ from gendeneia_env.game import (
     GendeneiaView,
 )
 from gendeneia_env.scoring import lot_value
-from tablegame.engine import IllegalActionError
+from tablegame.engine import illegal_id_error
 
 __all__ = [
     "action_from_id",
@@ -81,13 +81,7 @@ def action_from_id(game: GendeneiaGame, action_id: int) -> GAction:
         else:
             action = PASS
     if action is None or action not in game.legal_actions():
-        names = action_names(game.config)
-        legal = ", ".join(f"{i} ({names[i]})" for i in np.flatnonzero(action_mask(game)))
-        raise IllegalActionError(
-            f"illegal action id {action_id!r}"
-            + (f" ({action})" if action is not None else "")
-            + f"; legal ids: {legal or 'none'}"
-        )
+        raise illegal_id_error(action_id, action, action_names(game.config), action_mask(game))
     return action
 
 

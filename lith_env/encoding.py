@@ -27,7 +27,6 @@ from lith_env.game import (
     BETTING_STATS,
     DISCARDS,
     Action,
-    IllegalActionError,
     LegalActions,
     LithConfig,
     LithHand,
@@ -54,6 +53,7 @@ from lith_env.hands import (
     qualifier_of,
     strength_table,
 )
+from tablegame.engine import illegal_id_error
 
 __all__ = [
     "RAISE_MENU",
@@ -134,14 +134,8 @@ def action_from_id(hand: LithHand, action_id: int) -> Action:
     elif hand.current is not None:
         action = DISCARDS[sorted(hand.cards[hand.current])[action_id - keep - 1]]
     if action is None or not legal.contains(action):
-        names = action_names(config)
-        mask = action_mask(hand)
-        legal_ids = ", ".join(f"{i} ({names[i]})" for i in np.flatnonzero(mask))
-        raise IllegalActionError(
-            f"illegal action id {action_id!r}"
-            + (f" ({action})" if action is not None else "")
-            + f"; legal ids: {legal_ids or 'none'}; legal actions: {legal}"
-        )
+        names, mask = action_names(config), action_mask(hand)
+        raise illegal_id_error(action_id, action, names, mask, f"; legal actions: {legal}")
     return action
 
 

@@ -7,12 +7,25 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "IllegalActionError", "TurnBasedGame"]
+__all__ = ["Agent", "IllegalActionError", "TurnBasedGame", "illegal_id_error"]
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal now. The message lists the legal actions; the game state is
     left exactly as it was."""
+
+
+def illegal_id_error(
+    action_id: object, action: object, names: list[str], mask: np.ndarray, extra: str = ""
+) -> IllegalActionError:
+    """The error for an action id that is not legal: what it stood for and the legal ids."""
+    legal = ", ".join(f"{i} ({names[i]})" for i in np.flatnonzero(mask))
+    return IllegalActionError(
+        f"illegal action id {action_id!r}"
+        + (f" ({action})" if action is not None else "")
+        + f"; legal ids: {legal or 'none'}"
+        + extra
+    )
 
 
 @runtime_checkable
