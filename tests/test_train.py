@@ -123,3 +123,10 @@ def test_help_explains_every_option(capsys):
     for option in ("--opponents", "--self-play-every", "--resume", "--config", "--eval-every"):
         assert option in text
     assert "(default: tag,bluffer)" in text
+
+
+def test_subprocess_envs_with_self_play(tmp_path):
+    out = tmp_path / "sub"
+    argv = ["--opponents", "tag,self", "--vec-env", "subproc", "--out", str(out), *TINY]
+    assert train.main(argv) == 0
+    assert list((out / "pool").glob("snapshot_*.zip"))
