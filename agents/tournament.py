@@ -238,6 +238,9 @@ def run_tournament(
     if spec.game not in GAMES:
         raise ValueError(f"game: must be one of {', '.join(GAMES)}, got {spec.game!r}")
     config = spec.config()  # validates the rules
+    # Agents are cached per process for speed, but a model file may have changed since the
+    # last tournament (evaluations during training reuse one path): start from fresh agents.
+    _agents.cache_clear()
     _agents(spec.agents, spec.game, config)  # validates the agent specs before any work
     indices = range(spec.num_blocks())
     task = functools.partial(play_block, spec)

@@ -158,3 +158,19 @@ def test_equity_is_exact_heads_up():
     weak = equity(card_ids(WEAK), 1, config)
     assert 0 < weak < 0.3
     assert equity(card_ids(WEAK), 3, config) == pytest.approx(weak**3)
+
+
+def test_a_model_file_replaced_between_tournaments_is_reloaded(tmp_path):
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    import lith_env  # noqa: F401
+
+    env = gym.make("Lith-v0").unwrapped
+    path = tmp_path / "model.zip"
+    spec = lith_spec(agents=(f"ppo:{path}", "tag"), units=40)
+    results = []
+    for seed in (0, 1):
+        MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=seed).save(path)
+        results.append(public(run_tournament(spec))["agents_results"])
+    assert results[0] != results[1]
