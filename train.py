@@ -61,6 +61,7 @@ class TrainConfig:
     eval_units: int = 400  # hands (Lith) or games (Gendeneia) per evaluation pairing
     checkpoint_every: int = 20_000  # steps between checkpoints (0: none)
     progress_bar: bool = True
+    threads: int = 1  # torch threads (small networks on few cores run best on one)
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad field."""
@@ -83,6 +84,7 @@ class TrainConfig:
             "n_epochs",
             "eval_units",
             "pool_size",
+            "threads",
         ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -358,6 +360,9 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     config.validate()
+    import torch
+
+    torch.set_num_threads(config.threads)
     run = Path(config.out)
     run.mkdir(parents=True, exist_ok=True)
     pool_dir = run / "pool"
@@ -438,6 +443,7 @@ def parser() -> argparse.ArgumentParser:
         "eval_every": "steps between evaluation tournaments (0: none)",
         "eval_units": "hands or games per evaluation pairing",
         "checkpoint_every": "steps between checkpoints (0: none)",
+        "threads": "torch threads",
     }
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
