@@ -24,7 +24,11 @@ __all__ = ["main", "run_experiment"]
 
 
 def run_experiment(
-    path: Path, timesteps: int | None = None, units: int | None = None, workers: int = 2
+    path: Path,
+    timesteps: int | None = None,
+    units: int | None = None,
+    workers: int = 2,
+    report_only: bool = False,
 ) -> Path:
     values = load_config(path)
     experiment = tomllib.loads(path.read_text()).get("experiment", {})
@@ -33,9 +37,12 @@ def run_experiment(
     config = TrainConfig(**values)
     config.validate()
     run = Path(config.out)
+    if report_only:
+        return _rebuild_report(path, config, run)
     started = time.perf_counter()
     train(config)
     train_seconds = time.perf_counter() - started
+    (run / "wall_time.json").write_text(json.dumps({"train_seconds": train_seconds}))
 
     from agents.tournament import TournamentSpec, run_tournament, write_outputs
 
@@ -67,6 +74,22 @@ def run_experiment(
     return run
 
 
+def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
+    """report.md again from a finished run's tournament folders (no training, no play)."""
+    sections = []
+    for folder in sorted(run.glob("vs_*")):
+        result = json.loads((folder / "results.json").read_text())
+        opponent = next(a for a in result["agents"] if not a.startswith("ppo:"))
+        sections.append((opponent, folder, result))
+    if not sections:
+        raise ValueError(f"report: no tournament folders (vs_*) in {str(run)!r}")
+    timing = run / "wall_time.json"
+    seconds = json.loads(timing.read_text())["train_seconds"] if timing.is_file() else float("nan")
+    analytics = _analyze(run, sections) if config.game == "lith" else None
+    (run / "report.md").write_text(_report(path, config, seconds, sections, analytics))
+    return run
+
+
 def _analyze(run: Path, sections) -> dict[str, Any]:
     from agents.analytics import agent_report
     from agents.plots import plot_analytics
@@ -79,6 +102,7 @@ def _analyze(run: Path, sections) -> dict[str, Any]:
             for line in path.read_text().splitlines():
                 d = json.loads(line)
                 d["agent"] = "ppo" if d["agent"].startswith("ppo:") else d["agent"]
+                d["hand"] = f"{folder.name}/{d['hand']}"  # hand ids restart in every tournament
                 decisions.append(d)
     config = LithConfig(num_players=sections[0][2]["players"], **sections[0][2]["rules"])
     report = agent_report(decisions, config)
@@ -152,9 +176,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timesteps", type=int, help="override the training length")
     parser.add_argument("--units", type=int, help="override hands/games per tournament pairing")
     parser.add_argument("--workers", type=int, default=2, help="tournament processes")
+    parser.add_argument(
+        "--report-only", action="store_true", help="rebuild report.md from a finished run"
+    )
     args = parser.parse_args(argv)
     try:
-        run = run_experiment(Path(args.config), args.timesteps, args.units, args.workers)
+        run = run_experiment(
+            Path(args.config), args.timesteps, args.units, args.workers, args.report_only
+        )
     except ValueError as error:
         parser.error(str(error))
     print((run / "report.md").read_text())
