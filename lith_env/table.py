@@ -11,7 +11,6 @@ import dataclasses
 import numpy as np
 
 from lith_env import encoding
-from lith_env.cards import CARDS
 from lith_env.game import LithConfig, LithGame, PlayerView
 from lith_env.hands import tie_order
 
@@ -117,6 +116,3 @@ class LithTable:
         if view.phase == "over":
             lines.append("net: " + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(view.net)))
         return "\n".join(lines)
-
-    def card_names(self, seat: int) -> list[str]:
-        return [CARDS[c].name for c in sorted(self.game.hand.cards[seat])]
