@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import register
-from gendeneia_env.game import GendeneiaConfig, trump_lot
-from gendeneia_env.scoring import lot_value, score
+from gendeneia_env.game import GendeneiaConfig
+from gendeneia_env.lookahead import play_delta, removal_delta, score_of
 
 __all__ = ["GreedyAgent", "SpoilerAgent"]
 
@@ -36,19 +36,11 @@ class GendeneiaHeuristic:
     # ------------------------------------------------------------------ one-play look-ahead
 
     def score_of(self, lots: Lots) -> int:
-        return score(*(lot_value(lot, self.config.presum) for lot in lots))
-
-    def after_play(self, lots: Lots, choice: int, force: int) -> Lots:
-        """A seat's lots after the pair lands on its matching lot (trumping included)."""
-        out = [list(lot) for lot in lots]
-        lot = out[choice // 12]
-        lot.append((choice, force))
-        trump_lot(lot, force)
-        return out
+        return score_of(lots, self.config.presum)
 
     def delta(self, lots: Lots, choice: int, force: int) -> int:
         """How much a seat's score changes if the pair is played onto its lots."""
-        return self.score_of(self.after_play(lots, choice, force)) - self.score_of(lots)
+        return play_delta(lots, choice, force, self.config.presum)
 
     def expected_new_hand(self, view, seat_lots: Lots) -> float:
         """Mean of the best own-score change of a fresh hand (0 if playing it elsewhere is
@@ -96,12 +88,10 @@ class GendeneiaHeuristic:
     def removal(self, view, mine: Lots, mask: np.ndarray) -> int:
         """Remove the pair that most lowers the own score; pass when allowed and none does."""
         n = view.num_players
-        now = self.score_of(mine)
         best_id, best = None, 0 if mask[38 + n] else None
         for action_id in np.flatnonzero(mask[2 + n : 38 + n]):
             card = int(action_id)
-            lots = [[p for p in lot if p[0] != card] for lot in mine]
-            change = self.score_of(lots) - now
+            change = removal_delta(mine, card, self.config.presum)
             if best is None or change < best:
                 best_id, best = 2 + n + card, change
         return best_id if best_id is not None else 38 + n

@@ -31,6 +31,7 @@ from gendeneia_env.game import (
     GendeneiaGame,
     GendeneiaView,
 )
+from gendeneia_env.lookahead import play_delta, removal_delta
 from gendeneia_env.scoring import lot_value
 from tablegame.engine import illegal_id_error
 
@@ -50,6 +51,7 @@ PAIR_FEATURES = ("present", "Quill", "Wind", "Twist", "force value")
 LOT_SLOTS = 12 * len(PAIR_FEATURES)  # one slot per Choice card of the lot's suit
 MAX_LOT = 78  # all twelve Choices of a suit: 1 + ... + 11 + 12
 MAX_SCORE = 2 * 2 * MAX_LOT
+EFFECT_SCALE = 24  # score changes and gaps are divided by this and clipped to [-1, 1]
 
 
 def num_actions(config: GendeneiaConfig) -> int:
@@ -114,6 +116,9 @@ def layout(num_players: int, round_lots: bool) -> dict[str, tuple[int, int]]:
         ("lots", n * 3 * LOT_SLOTS),
         ("lot values", n * 3),
         ("scores", n),
+        ("score gaps", n),
+        ("play effects", n),
+        ("removal effects", 36),
         ("round lots", 3 * LOT_SLOTS if round_lots else 0),
         ("round lot values", 3 if round_lots else 0),
         ("to act", n),
@@ -146,9 +151,33 @@ def _write_lot(obs: np.ndarray, start: int, lot) -> None:
         obs[at + 4] = value(force) / 12
 
 
+def _effect(change: float) -> float:
+    return max(-1.0, min(1.0, change / EFFECT_SCALE))
+
+
+def _write_effects(obs, where, view: GendeneiaView, config: GendeneiaConfig, order) -> None:
+    """Score gaps to every seat, what playing my pair onto each seat would do to its score,
+    and, while a removal is owed, what removing each pair would do to its holder's score."""
+    presum, me = config.presum, view.seat
+    gaps, plays = where["score gaps"][0], where["play effects"][0]
+    choice, force = view.hand
+    for i, s in enumerate(order):
+        obs[gaps + i] = _effect(view.scores[s] - view.scores[me])
+        if choice is not None and force is not None and not config.round_lots:
+            obs[plays + i] = _effect(play_delta(view.lots[s], choice, force, presum))
+    if view.phase == "remove":
+        removals = where["removal effects"][0]
+        for lots in view.lots:
+            for lot in lots:
+                for card, pair_force in lot:
+                    if suit(pair_force) != "T":  # Twist pairs are never removed
+                        obs[removals + card] = _effect(removal_delta(lots, card, presum))
+
+
 def encode(view: GendeneiaView, config: GendeneiaConfig) -> np.ndarray:
-    """The flat float32 observation of one seat. Entries lie in [0, 1] except lot values under
-    ``presum="subtract"``, which are signed (in [-1, 1])."""
+    """The flat float32 observation of one seat. Entries lie in [-1, 1]: score gaps and
+    effects are signed, lot values are signed under ``presum="subtract"``, the rest lie in
+    [0, 1]."""
     n = view.num_players
     me = view.seat
     where = layout(n, config.round_lots)
@@ -168,6 +197,7 @@ def encode(view: GendeneiaView, config: GendeneiaConfig) -> np.ndarray:
             _write_lot(obs, lots + (3 * i + k) * LOT_SLOTS, lot)
             obs[values + 3 * i + k] = lot_value(lot, config.presum) / MAX_LOT
         obs[scores + i] = min(1.0, view.scores[s] / MAX_SCORE)
+    _write_effects(obs, where, view, config, order)
     if view.round_lots is not None:
         start, values = where["round lots"][0], where["round lot values"][0]
         for k, lot in enumerate(view.round_lots):

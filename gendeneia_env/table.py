@@ -42,8 +42,7 @@ class GendeneiaTable:
         self.num_players = config.num_players
         self.num_actions = encoding.num_actions(config)
         self.observation_size = encoding.observation_size(config)
-        # Lot values are signed under subtraction scoring.
-        self.observation_low = -1.0 if config.presum == "subtract" else 0.0
+        self.observation_low = -1.0  # signed score gaps and effects
         self.action_names = encoding.action_names(config)
         self.game = GendeneiaGame(config)
 
