@@ -1,11 +1,14 @@
 """train.py and experiments: tiny runs save models that play tournaments; resume; bad configs."""
 
+import io
 import json
 
 import pytest
 
 import train
 from agents.tournament import TournamentSpec, run_tournament
+from gendeneia_env import play as gendeneia_play
+from lith_env import play as lith_play
 
 TINY = [
     "--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
@@ -19,7 +22,7 @@ TINY = [
     [("lith", 2, "tag,self", "caller"), ("gendeneia", 3, "greedy", "greedy")],
 )
 def test_tiny_run_saves_a_model_that_plays_a_tournament(
-    tmp_path, game, players, opponents, against
+    tmp_path, game, players, opponents, against, capsys
 ):
     out = tmp_path / game
     argv = ["--game", game, "--players", str(players), "--opponents", opponents, "--out", str(out)]
@@ -40,6 +43,14 @@ def test_tiny_run_saves_a_model_that_plays_a_tournament(
     )
     result = run_tournament(spec)
     assert sum(r.get("hands", r.get("games", 0)) for r in result["agents_results"].values()) > 0
+    # ...and sits at the terminal table as a bot
+    program = lith_play if game == "lith" else gendeneia_play
+    bots = f"ppo:{out / 'model.zip'},{against}" if players > 2 else f"ppo:{out / 'model.zip'}"
+    argv = ["--players", str(players), "--bots", bots, "--seed", "1"]
+    argv += ["--history", str(tmp_path / "play.json")]
+    assert program.main(argv, stdin=io.StringIO("1\n" * 30)) == 0
+    screen = capsys.readouterr().out
+    assert "seat 1 (ppo:" in screen and ("Leaving the table." in screen or "over" in screen)
 
 
 def test_resume_continues_the_step_count(tmp_path):

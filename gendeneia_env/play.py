@@ -1,0 +1,324 @@
+"""Play Gendeneía against the bots in the terminal.
+
+    python -m gendeneia_env.play --players 3 --bots greedy,spoiler
+
+You sit at one seat (``--seat``, default 0); the bots fill the others in order (the list is
+repeated if it is shorter). Each of your turns shows every player's lots as written pairs, the
+lot values and scores (lowest wins), your pair, the piles and any removal owed, and a numbered
+menu of your legal actions with what each would do to the scores. The game is saved after every
+turn as a game record (``gendeneia_env.history`` format: ``replay_game`` replays it); ``q`` or
+Ctrl-D leaves and says where it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+
+from agents.base import make_agent
+from gendeneia_env.cards import TWIST_NAMES, card_name, pair_name
+from gendeneia_env.encoding import action_from_id, action_mask, encode
+from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
+from gendeneia_env.history import game_record
+from gendeneia_env.lookahead import play_delta, removal_delta
+from gendeneia_env.scoring import LOT_NAMES, PRESUMS
+from tablegame.terminal import Prompter, Quit, seat_bots
+
+__all__ = ["main"]
+
+
+def _optional_int(text: str) -> int | None:
+    return None if text.lower() in ("none", "0", "") else int(text)
+
+
+def _twists(text: str) -> tuple[str | int, ...]:
+    return tuple(t.strip() for t in text.split(",") if t.strip())
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m gendeneia_env.play",
+        description=__doc__.split("\n\n")[0],
+        epilog="Twists by name or number: "
+        + ", ".join(f"{i} {n}" for i, n in enumerate(TWIST_NAMES)),
+    )
+    parser.add_argument("--players", type=int, default=3, help="seats at the table (2-6)")
+    parser.add_argument(
+        "--bots", default="greedy", help="comma-separated agent specs for the other seats"
+    )
+    parser.add_argument("--seat", type=int, default=0, help="your seat")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles and the bots")
+    parser.add_argument(
+        "--rounds",
+        type=_optional_int,
+        default=10,
+        help="end after this many rounds (none: no limit)",
+    )
+    parser.add_argument(
+        "--reshuffles", type=_optional_int, default=None, help="end after this many reshuffles"
+    )
+    parser.add_argument(
+        "--discard-ends-turn", action="store_true", help="variant: discarding ends the turn"
+    )
+    parser.add_argument(
+        "--presum", choices=[p for p in PRESUMS if p], default=None, help="pre-summing variant"
+    )
+    parser.add_argument(
+        "--twist-any",
+        type=_twists,
+        default=(),
+        help="Twists whose pair removes a pair from any lot",
+    )
+    parser.add_argument("--twist-any-rule", choices=("may", "must"), default="may")
+    parser.add_argument(
+        "--twist-suit",
+        type=_twists,
+        default=(),
+        help="Twists whose pair removes a pair of its Choice suit",
+    )
+    parser.add_argument("--twist-suit-rule", choices=("may", "must"), default="may")
+    parser.add_argument("--round-lots", action="store_true", help="variant: temporary round lots")
+    parser.add_argument("--history", type=Path, default=None, help="where to save the game record")
+    return parser.parse_args(argv)
+
+
+def _config(args: argparse.Namespace) -> GendeneiaConfig:
+    return GendeneiaConfig(
+        num_players=args.players,
+        max_rounds=args.rounds,
+        max_reshuffles=args.reshuffles,
+        discard_ends_turn=args.discard_ends_turn,
+        presum=args.presum,
+        twist_any=tuple(int(t) if str(t).isdigit() else t for t in args.twist_any),
+        twist_any_rule=args.twist_any_rule,
+        twist_suit=tuple(int(t) if str(t).isdigit() else t for t in args.twist_suit),
+        twist_suit_rule=args.twist_suit_rule,
+        round_lots=args.round_lots,
+    )
+
+
+class GendeneiaScreen:
+    """Draws the lots as one seat sees them, and describes actions in words."""
+
+    def __init__(self, console: Console, game: GendeneiaGame, me: int, labels: list[str]) -> None:
+        self.console, self.game, self.me, self.labels = console, game, me, labels
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.me else f"seat {seat} ({self.labels[seat]})"
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.me else f"seat {seat}'s"
+
+    def table(self) -> None:
+        game, view = self.game, self.game.observe(self.me)
+        limit = f"/{game.config.max_rounds}" if game.config.max_rounds else ""
+        title = (
+            f"Gendeneía — round {view.round + 1}{limit} — reshuffles {view.reshuffles} — "
+            f"draw piles {view.draw_sizes[0]} Choices, {view.draw_sizes[1]} Forces"
+        )
+        grid = Table(title=title, title_justify="left")
+        for column in ("seat", "player", *LOT_NAMES, "values", "score"):
+            grid.add_column(column, justify="right" if column == "score" else "left")
+        for s in range(view.num_players):
+            marks = (" L" if s == view.leader else "") + (" >" if s == view.current_player else "")
+            grid.add_row(
+                f"{s}{marks}",
+                "you" if s == self.me else self.labels[s],
+                *(" ".join(pair_name(*p) for p in lot) or "-" for lot in view.lots[s]),
+                "/".join(str(v) for v in game.lot_values(s)),
+                str(view.scores[s]),
+                style="bold" if s == self.me else None,
+            )
+        if view.round_lots is not None:
+            grid.add_row(
+                "round",
+                "",
+                *(" ".join(pair_name(*p) for p in lot) or "-" for lot in view.round_lots),
+                "",
+                "",
+            )
+        self.console.print(grid)
+        choice, force = view.hand
+        if choice is not None and force is not None and not game.is_over:
+            self.console.print(f"Your pair: [bold]{pair_name(choice, force)}[/bold]")
+        if view.pending is not None:
+            twist, suit_index, rule = view.pending
+            where = "any lot" if suit_index < 0 else f"a {LOT_NAMES[suit_index]} lot"
+            self.console.print(
+                f"{TWIST_NAMES[twist]} owes a removal: you {rule} remove a pair "
+                f"(not a Twist pair) from {where}"
+            )
+        piles = [" ".join(card_name(c) for c in pile[-8:]) or "-" for pile in view.discards]
+        self.console.print(f"Face-up discards (last 8): Choices {piles[0]}; Forces {piles[1]}")
+
+    def describe(self, seat: int, action: GAction, pair: tuple[int, int] | None, removed) -> str:
+        """One action in public words: what was played, discarded or removed, and where."""
+        if action.kind == "keep":
+            return f"{self.who(seat)}: keeps the pair"
+        if action.kind == "discard":
+            return f"{self.who(seat)}: discards {pair_name(*pair)} face up and draws"
+        if action.kind == "play":
+            target = (
+                "the round lots" if action.target is None else f"{self.whose(action.target)} lots"
+            )
+            return f"{self.who(seat)}: plays {pair_name(*pair)} onto {target}"
+        if action.kind == "remove":
+            holder, text = removed
+            lots = "the round lots" if holder is None else f"{self.whose(holder)} lots"
+            return f"{self.who(seat)}: removes {text} from {lots}"
+        return f"{self.who(seat)}: removes nothing"
+
+
+def menu(game: GendeneiaGame, screen: GendeneiaScreen) -> list[tuple[str, int]]:
+    """The legal action ids with labels that say what each does to the scores."""
+    me, presum = screen.me, game.config.presum
+    view = game.observe(me)
+    choice, force = view.hand
+    options = []
+    for action_id in action_mask(game).nonzero()[0]:
+        action = action_from_id(game, int(action_id))
+        if action.kind == "keep":
+            label = f"keep {pair_name(choice, force)}"
+        elif action.kind == "discard":
+            label = f"discard {pair_name(choice, force)} and draw a new pair"
+        elif action.kind == "play":
+            target = action.target
+            change = play_delta(view.lots[target], choice, force, presum)
+            score = view.scores[target]
+            label = (
+                f"play {pair_name(choice, force)} onto {screen.whose(target)} lots "
+                f"(score {score} -> {score + change})"
+            )
+        elif action.kind == "remove":
+            holder, pair = _holder(game, action.card)
+            if holder is None:
+                label = f"remove {pair_name(*pair)} from the round lots"
+            else:
+                change = removal_delta(view.lots[holder], action.card, presum)
+                score = view.scores[holder]
+                label = (
+                    f"remove {pair_name(*pair)} from {screen.whose(holder)} lots "
+                    f"(score {score} -> {score + change})"
+                )
+        else:
+            label = "remove nothing"
+        options.append((label, int(action_id)))
+    return options
+
+
+def _holder(game: GendeneiaGame, card: int) -> tuple[int | None, tuple[int, int]]:
+    """The seat holding the pair of Choice ``card`` (None: the round lots) and the pair."""
+    for seat, lots in enumerate(game.lots):
+        for lot in lots:
+            for pair in lot:
+                if pair[0] == card:
+                    return seat, pair
+    for lot in game.temp_lots or []:
+        for pair in lot:
+            if pair[0] == card:
+                return None, pair
+    raise ValueError(f"no pair holds Choice {card_name(card)}")
+
+
+class Session:
+    """One game: the engine, the bots, the screen and where the record is saved. Building it
+    checks every option (``ValueError`` naming the bad one) before any card is dealt."""
+
+    def __init__(self, args: argparse.Namespace, prompter: Prompter, console: Console) -> None:
+        config = _config(args)
+        n = config.num_players
+        if not 0 <= args.seat < n:
+            raise ValueError(f"seat: must be 0-{n - 1}, got {args.seat!r}")
+        self.specs = seat_bots(args.bots, n, args.seat)
+        self.bots = {
+            s: make_agent(spec, "gendeneia", config=config) for s, spec in self.specs.items()
+        }
+        for seat, bot in self.bots.items():
+            bot.reset(seed=None if args.seed is None else args.seed * 100 + seat)
+        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
+        self.path = args.history or Path("runs/play") / datetime.datetime.now().strftime(
+            "gendeneia-%Y%m%d-%H%M%S.json"
+        )
+        self.game = GendeneiaGame(config, seed=args.seed)
+        labels = [self.specs.get(s, "you") for s in range(n)]
+        self.screen = GendeneiaScreen(console, self.game, args.seat, labels)
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(game_record(self.game), indent=1, ensure_ascii=False))
+
+    def step(self, seat: int) -> None:
+        """One action of the seat to act, then a line saying what it did in public."""
+        game = self.game
+        if seat == self.me:
+            self.screen.table()
+            options = menu(game, self.screen)
+            action_id = options[self.prompter.choose([label for label, _ in options])][1]
+        else:
+            observation = encode(game.observe(seat), self.config)
+            action_id = int(self.bots[seat].act(observation, action_mask(game)))
+        action = action_from_id(game, action_id)
+        pair = tuple(game.hands[seat]) if action.kind in ("discard", "play") else None
+        removed = None
+        if action.kind == "remove":
+            holder, held = _holder(game, action.card)
+            removed = (holder, pair_name(*held))
+        before = [list(p.discard) for p in game.piles.values()]
+        game.apply(action)
+        self.console.print(self.screen.describe(seat, action, pair, removed))
+        after = [list(p.discard) for p in game.piles.values()]
+        trumped = [
+            card_name(c)
+            for old, new in zip(before, after, strict=True)
+            for c in new[len(old) :]
+            if pair is None or c not in pair
+        ]
+        if action.kind == "play" and trumped:
+            self.console.print(f"  trumped to the discard piles: {' '.join(trumped)}")
+
+    def run(self) -> None:
+        """Play until the game ends or the person leaves; the record is saved every turn."""
+        game, console = self.game, self.console
+        console.print(
+            f"Gendeneía, {self.config.num_players} players; you are seat {self.me}; bots: "
+            + ", ".join(f"seat {s} {spec}" for s, spec in self.specs.items())
+        )
+        try:
+            while not game.is_over:
+                seat = game.current
+                self.step(seat)
+                if game.current != seat:
+                    self.save()
+            self.screen.table()
+            winners = ", ".join(self.screen.who(s) for s in game.winners())
+            console.print(
+                f"[bold]The game is over[/bold] ({game.end_reason}); lowest score: {winners}"
+            )
+        except Quit:
+            console.print("Leaving the table.")
+        finally:
+            self.save()
+        console.print(f"the game record is saved to {self.path}")
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    args = parse_args(argv)
+    console = Console(highlight=False, soft_wrap=True)  # long lines wrap in the terminal
+    try:
+        session = Session(args, Prompter(console, stdin), console)
+    except ValueError as error:  # a bad option: say which, and stop before dealing
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    session.run()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

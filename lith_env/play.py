@@ -1,0 +1,337 @@
+"""Play Lith against the bots in the terminal.
+
+    python -m lith_env.play --players 4 --bots tag,bluffer,ppo:runs/NAME/model.zip
+
+You sit at one seat (``--seat``, default 0); the bots fill the others in order (the list is
+repeated if it is shorter). Each of your turns shows the table — your cards, the pot, every
+stack and bet, who discarded and who drew — and a numbered menu of your legal actions. Bots'
+cards appear only when the rules show them, at showdown. Every finished hand is saved at once
+to the history file (``lith_env.history`` format: ``replay_hand`` replays each record); ``q``
+or Ctrl-D leaves and says where it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+
+from agents.base import make_agent
+from lith_env.betting import STRUCTURES
+from lith_env.cards import CARDS, card_id
+from lith_env.encoding import action_from_id, action_mask, encode
+from lith_env.game import EXCUSE_VARIANTS, Action, LithConfig, LithGame, PlayerView
+from lith_env.hands import classify, hand_strength, tie_order
+from lith_env.history import save_records
+from tablegame.terminal import Prompter, Quit, seat_bots
+
+__all__ = ["main"]
+
+PHASE_NAMES = {"bet": "betting round", "exchange": "exchange"}
+
+
+def _name(card: int) -> str:
+    return CARDS[card].name
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m lith_env.play",
+        description=__doc__.split("\n\n")[0],
+        epilog="Type the number of a choice; q (or Ctrl-D) leaves and saves the hands played.",
+    )
+    parser.add_argument("--players", type=int, default=2, help="seats at the table (2-10)")
+    parser.add_argument(
+        "--bots", default="tag", help="comma-separated agent specs for the other seats"
+    )
+    parser.add_argument("--seat", type=int, default=0, help="your seat")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deals and the bots")
+    parser.add_argument("--chips", type=int, default=100, help="starting stack of every seat")
+    parser.add_argument("--ante", type=int, default=1)
+    parser.add_argument("--betting", choices=STRUCTURES, default="limit")
+    parser.add_argument("--bet-sizes", default="2,2,4", help="limit bet size of each betting round")
+    parser.add_argument("--max-raises", type=int, default=3, help="limit: raises per round")
+    parser.add_argument("--basic", action="store_true", help="the basic deck (no Pawns or Courts)")
+    parser.add_argument("--excuse", choices=EXCUSE_VARIANTS, default=None)
+    parser.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    parser.add_argument("--history", type=Path, default=None, help="where to save the hands")
+    return parser.parse_args(argv)
+
+
+def _config(args: argparse.Namespace) -> LithConfig:
+    try:
+        sizes = tuple(int(x) for x in args.bet_sizes.split(","))
+    except ValueError:
+        raise ValueError(
+            f"bet_sizes: three integers such as 2,2,4, got {args.bet_sizes!r}"
+        ) from None
+    return LithConfig(
+        num_players=args.players,
+        betting=args.betting,
+        bet_sizes=sizes,
+        max_raises=args.max_raises,
+        pawns_and_courts=not args.basic,
+        excuse=args.excuse,
+        starting_chips=args.chips,
+        ante=args.ante,
+        max_hands=args.hands,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# What the person sees
+
+
+class LithScreen:
+    """Draws the table as one seat sees it, and describes actions in words."""
+
+    def __init__(self, console: Console, config: LithConfig, me: int, labels: list[str]) -> None:
+        self.console, self.config, self.me, self.labels = console, config, me, labels
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.me else f"seat {seat} ({self.labels[seat]})"
+
+    def describe(self, action: dict) -> str:
+        """One public action in words; a discarded card is named only for my own discards."""
+        kind = action["kind"]
+        text = {"check": "checks", "call": "calls", "fold": "folds", "keep": "keeps"}.get(kind)
+        if kind in ("bet", "raise"):
+            text = f"{kind}s to {action['amount']}"
+        elif kind == "call" and action.get("chips"):
+            text = f"calls {action['chips']}"
+        elif kind == "discard":
+            card = action.get("card")
+            text = f"discards {card}" if action["seat"] == self.me and card else "discards"
+        return f"{self.who(action['seat'])}: {text or kind}"
+
+    def hand_line(self, cards: Sequence[int]) -> str:
+        names = tie_order(list(cards))
+        kind = classify(
+            names, pawns_and_courts=self.config.pawns_and_courts, excuse=self.config.excuse
+        )
+        _, pct = hand_strength(
+            cards, pawns_and_courts=self.config.pawns_and_courts, excuse=self.config.excuse
+        )
+        return (
+            f"[bold]{' · '.join(names)}[/bold] — {kind.category} ({kind.qualifier}), "
+            f"better than {100 * pct:.0f}% of hands"
+        )
+
+    def _exchange_cell(self, view: PlayerView, seat: int) -> str:
+        marks = []
+        for ex in view.exchanges:
+            if ex.discarded[seat] is None:
+                continue
+            if not ex.discarded[seat]:
+                marks.append("kept")
+            elif ex.drew[seat] is None:
+                marks.append("discarded")
+            else:
+                marks.append("discarded, drew" if ex.drew[seat] else "discarded, took left's")
+        return "; ".join(marks) or "-"
+
+    def table(self, view: PlayerView, hand_number: int) -> None:
+        phase = PHASE_NAMES.get(view.phase, view.phase)
+        title = (
+            f"Lith — hand {hand_number} — {phase} {view.round + 1} — pot {view.pot} — "
+            f"{self.config.betting}"
+        )
+        grid = Table(title=title, title_justify="left")
+        for column in ("seat", "player", "stack", "bet", "in pot", "status", "cards", "exchanges"):
+            grid.add_column(
+                column, justify="right" if column in ("stack", "bet", "in pot") else "left"
+            )
+        for s in range(view.num_players):
+            status = (
+                "out"
+                if not view.dealt_in[s]
+                else "folded"
+                if view.folded[s]
+                else "all-in"
+                if view.stacks[s] == 0
+                else "to act"
+                if s == view.current_player
+                else "in"
+            )
+            cards = " · ".join(tie_order(list(view.cards))) if s == self.me else "hidden"
+            grid.add_row(
+                f"{s}{' D' if s == view.dealer else ''}",
+                "you" if s == self.me else self.labels[s],
+                str(view.stacks[s]),
+                str(view.bets[s]),
+                str(view.committed[s]),
+                status,
+                cards,
+                self._exchange_cell(view, s),
+                style="bold" if s == self.me else None,
+            )
+        self.console.print(grid)
+        self.console.print("Your hand: " + self.hand_line(view.cards))
+        for i, ex in enumerate(view.exchanges):
+            if ex.my_discard is None or not ex.resolved:
+                continue
+            taker = (
+                "nobody (to the bottom of the deck)"
+                if ex.taken_by is None
+                else self.who(ex.taken_by)
+            )
+            source = "the deck" if ex.received_from is None else self.who(ex.received_from)
+            self.console.print(
+                f"Exchange {i + 1}: you gave away {_name(ex.my_discard)} (taken by {taker}) "
+                f"and received {_name(ex.received)} from {source}"
+            )
+        if view.phase == "bet" and view.current_player == self.me:
+            self.console.print(f"To call: {view.to_call}")
+
+    def result(self, record: dict) -> None:
+        """A finished hand: showdown cards (only those the rules show), pots, net chips."""
+        for seat, cards in sorted(record["showdown"].items(), key=lambda kv: int(kv[0])):
+            ids = [card_id(name) for name in cards]
+            self.console.print(f"  {self.who(int(seat))} shows " + self.hand_line(ids))
+        if record["demon"]:
+            self.console.print("  the demon coin was flipped")
+        for pot in record["pots"]:
+            winners = ", ".join(self.who(w) for w in pot["winners"])
+            self.console.print(f"  pot of {pot['amount']} to {winners}")
+        net = ", ".join(f"{self.who(s)} {v:+d}" for s, v in enumerate(record["net"]) if v)
+        self.console.print(f"  result: {net or 'no chips moved'}")
+        stacks = ", ".join(f"{self.who(s)} {c}" for s, c in enumerate(record["stacks_after"]))
+        self.console.print(f"  stacks: {stacks}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing an action
+
+
+def menu(game: LithGame, config: LithConfig) -> list[tuple[str, Action | None]]:
+    """The legal actions as (label, action); ``None`` stands for "raise to an amount I type"."""
+    hand = game.hand
+    mask = action_mask(hand)
+    options: list[tuple[str, Action | None]] = []
+    seen: set[Action] = set()
+    call = min(hand.highest - hand.bets[hand.current], hand.stacks[hand.current])
+    for action_id in mask.nonzero()[0]:
+        action = action_from_id(hand, int(action_id))
+        if action in seen:
+            continue
+        seen.add(action)
+        label = str(action)
+        if action.kind == "call":
+            label = f"call {call}"
+        elif (
+            action.kind in ("bet", "raise")
+            and action.amount == hand.stacks[hand.current] + hand.bets[hand.current]
+        ):
+            label += " (all-in)"
+        options.append((label, action))
+    legal = hand.legal_actions()
+    if config.betting != "limit" and legal.raise_kind and legal.min_to < legal.max_to:
+        options.append(
+            (f"{legal.raise_kind} to an amount you choose ({legal.min_to}-{legal.max_to})", None)
+        )
+    return options
+
+
+def ask_action(prompter: Prompter, game: LithGame, config: LithConfig) -> Action:
+    options = menu(game, config)
+    _, action = options[prompter.choose([label for label, _ in options])]
+    if action is None:
+        legal = game.hand.legal_actions()
+        amount = prompter.number(f"{legal.raise_kind} to", legal.min_to, legal.max_to)
+        action = Action(legal.raise_kind, amount=amount)
+    return action
+
+
+# ---------------------------------------------------------------------------------------------
+# The session
+
+
+class Session:
+    """One sitting: the match, the bots, the screen and where the hands are saved. Building
+    it checks every option (``ValueError`` naming the bad one) before any card is dealt."""
+
+    def __init__(self, args: argparse.Namespace, prompter: Prompter, console: Console) -> None:
+        config = _config(args)
+        n = config.num_players
+        if not 0 <= args.seat < n:
+            raise ValueError(f"seat: must be 0-{n - 1}, got {args.seat!r}")
+        self.specs = seat_bots(args.bots, n, args.seat)
+        self.bots = {s: make_agent(spec, "lith", config=config) for s, spec in self.specs.items()}
+        for seat, bot in self.bots.items():
+            bot.reset(seed=None if args.seed is None else args.seed * 100 + seat)
+        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
+        self.path = args.history or Path("runs/play") / datetime.datetime.now().strftime(
+            "lith-%Y%m%d-%H%M%S.json"
+        )
+        self.game = LithGame(config, seed=args.seed, first_dealer=None)
+        labels = [self.specs.get(s, "you") for s in range(n)]
+        self.screen = LithScreen(console, config, args.seat, labels)
+
+    def run(self) -> None:
+        """Play until the match ends or the person leaves; every finished hand is saved."""
+        game, screen, console = self.game, self.screen, self.console
+        console.print(
+            f"Lith, {self.config.num_players} players, {self.config.betting}; you are seat "
+            f"{self.me}; bots: " + ", ".join(f"seat {s} {spec}" for s, spec in self.specs.items())
+        )
+        shown, hands_seen = 0, 0  # public actions of this hand printed; hands finished
+        try:
+            while not game.is_over:
+                seat = game.current_player
+                if seat == self.me:
+                    screen.table(game.observe(seat), game.hands_played + 1)
+                    game.apply(ask_action(self.prompter, game, self.config))
+                else:
+                    observation = encode(game.observe(seat), self.config)
+                    action_id = int(self.bots[seat].act(observation, action_mask(game.hand)))
+                    game.apply(action_from_id(game.hand, action_id))
+                if game.hands_played > hands_seen:  # that ended the hand; the next is dealt
+                    record = game.records[-1]
+                    for action in record["actions"][shown:]:
+                        console.print(screen.describe(action))
+                    console.print(f"[bold]Hand {game.hands_played} is over.[/bold]")
+                    screen.result(record)
+                    save_records(game.records, self.path)
+                    hands_seen, shown = game.hands_played, 0
+                    if not game.is_over:
+                        self.prompter.pause("press Enter for the next hand (q to quit) ")
+                else:
+                    actions = game.observe(self.me).actions
+                    for action in actions[shown:]:
+                        console.print(screen.describe(action))
+                    shown = len(actions)
+            winners = ", ".join(screen.who(s) for s in game.winners())
+            console.print(
+                f"[bold]The match is over[/bold] after {game.hands_played} hands; "
+                f"most chips: {winners}"
+            )
+        except Quit:
+            console.print("Leaving the table.")
+        finally:
+            if game.records:
+                save_records(game.records, self.path)
+        if game.records:
+            console.print(f"{len(game.records)} hand(s) saved to {self.path}")
+        else:
+            console.print(f"no hand was finished, so nothing was saved (would be {self.path})")
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    args = parse_args(argv)
+    console = Console(highlight=False, soft_wrap=True)  # long lines wrap in the terminal
+    try:
+        session = Session(args, Prompter(console, stdin), console)
+    except ValueError as error:  # a bad option: say which, and stop before dealing
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    session.run()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
