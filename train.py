@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 GAMES = ("lith", "gendeneia")
 HEURISTICS = {
     "lith": ("tag", "bluffer", "rock", "caller", "random"),
@@ -44,7 +46,7 @@ class TrainConfig:
     seed: int = 0  # seeds the envs, the opponents and the network
     out: str = "runs/run"  # the run folder
     n_envs: int = 4  # environments stepped together
-    vec_env: str = "dummy"  # dummy (one process) or subproc (one process per env)
+    vec_env: str = "dummy"  # dummy, subproc (one process per env) or batched (Lith only)
     rules: dict[str, Any] = field(default_factory=dict)  # game rules, e.g. {betting = "no-limit"}
     reward: str = "final"  # Gendeneia only: final or shaped
     learning_rate: float = 3e-4
@@ -93,8 +95,10 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise bad(name, "must be a non-negative integer")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise bad("vec_env", "must be dummy or subproc")
+        if self.vec_env not in ("dummy", "subproc", "batched"):
+            raise bad("vec_env", "must be dummy, subproc or batched")
+        if self.vec_env == "batched" and self.game != "lith":
+            raise bad("vec_env", "batched is for lith only (the batched engine plays Lith)")
         if self.reward not in ("final", "shaped"):
             raise bad("reward", "must be final or shaped")
         for name in ("learning_rate", "gamma", "gae_lambda"):
@@ -168,6 +172,8 @@ class PoolOpponent:
         self.rng = random.Random(seed)
         self.loaded: dict[Path, Any] = {}
         self.current: Any = None
+        self.members: list[Any] = []
+        self.table_member = np.zeros(0, dtype=np.int64)
         self.reset()
 
     def snapshots(self) -> list[Path]:
@@ -198,6 +204,41 @@ class PoolOpponent:
 
     def act(self, observation, action_mask) -> int:
         return self.current.act(observation, action_mask)
+
+    # Batched envs (lith_env.vector): one member per table, drawn as each table starts an
+    # episode; the env says which tables it restarts and which tables its rows are.
+
+    per_table = True
+
+    def reset_tables(self, tables: np.ndarray) -> None:
+        members: list[Any] = list(self.named) + self.snapshots()
+        if not members:
+            from agents import RandomAgent
+
+            members = [RandomAgent(self.rng.randrange(2**31))]
+        self.members = members
+        if len(self.table_member) <= int(np.max(tables, initial=-1)):
+            grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
+            grown[: len(self.table_member)] = self.table_member
+            self.table_member = grown
+        self.table_member[tables] = [self.rng.randrange(len(members)) for _ in tables]
+
+    def act_batch(self, observations, action_masks, tables: np.ndarray) -> np.ndarray:
+        from agents.base import act_batch
+
+        out = np.zeros(len(action_masks), dtype=np.int64)
+        members = self.table_member[tables]
+        for m in np.unique(members):
+            choice = self.members[m]
+            if isinstance(choice, Path):
+                if choice not in self.loaded:
+                    from agents.ppo import PPOAgent
+
+                    self.loaded[choice] = PPOAgent(choice, deterministic=False)
+                choice = self.loaded[choice]
+            pick = members == m
+            out[pick] = act_batch(choice, observations[pick], action_masks[pick])
+        return out
 
 
 def make_env(config: TrainConfig, rank: int, pool_dir: Path):
@@ -230,6 +271,34 @@ def make_env(config: TrainConfig, rank: int, pool_dir: Path):
         return Monitor(env.unwrapped)
 
     return build
+
+
+def make_batched_env(config: TrainConfig, pool_dir: Path):
+    """All ``n_envs`` Lith tables in one batched engine (``lith_env.vector``), as an SB3 VecEnv;
+    episode statistics (``rollout/ep_rew_mean``) come from SB3's ``VecMonitor``."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from lith_env.game import LithConfig
+    from lith_env.vector import LithVectorEnv
+    from tablegame.sb3_vec import SB3VecEnv
+
+    kwargs = config.env_kwargs()
+    rules = LithConfig(**kwargs)
+    opponents = [
+        PoolOpponent(
+            config.opponents,
+            config.game,
+            pool_dir,
+            config.pool_size,
+            seed=config.seed * 1000 + k,
+            config=rules,
+        )
+        for k in range(config.players - 1)
+    ]
+    env = LithVectorEnv(config.n_envs, opponents=opponents, **kwargs)
+    vec = VecMonitor(SB3VecEnv(env))
+    vec.seed(config.seed)
+    return vec
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,8 +435,11 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     run = Path(config.out)
     run.mkdir(parents=True, exist_ok=True)
     pool_dir = run / "pool"
-    factories = [make_env(config, rank, pool_dir) for rank in range(config.n_envs)]
-    vec = SubprocVecEnv(factories) if config.vec_env == "subproc" else DummyVecEnv(factories)
+    if config.vec_env == "batched":
+        vec = make_batched_env(config, pool_dir)
+    else:
+        factories = [make_env(config, rank, pool_dir) for rank in range(config.n_envs)]
+        vec = SubprocVecEnv(factories) if config.vec_env == "subproc" else DummyVecEnv(factories)
     if resume:
         checkpoint = latest_checkpoint(run)
         if checkpoint is None:
@@ -429,7 +501,7 @@ def parser() -> argparse.ArgumentParser:
         "seed": "seed of envs, opponents and network",
         "out": "run folder",
         "n_envs": "environments stepped together",
-        "vec_env": "dummy or subproc",
+        "vec_env": "dummy, subproc, or batched (Lith only: every table in one numpy engine)",
         "reward": "Gendeneia reward: final or shaped",
         "learning_rate": "PPO learning rate",
         "n_steps": "steps per env between updates",

@@ -10,7 +10,7 @@ import numpy as np
 
 from tablegame.engine import Agent
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "register"]
+__all__ = ["AGENTS", "Agent", "RandomAgent", "act_batch", "make_agent", "register"]
 
 # game -> name -> factory(seed=..., **params)
 AGENTS: dict[str, dict[str, Callable[..., Agent]]] = {"lith": {}, "gendeneia": {}}
@@ -43,6 +43,24 @@ class RandomAgent:
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
         return int(legal[self.rng.integers(len(legal))])
+
+    def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """Uniform legal actions for a batch of masks (k, actions)."""
+        masks = np.asarray(action_masks)
+        return np.argmax(self.rng.random(masks.shape) * masks, axis=1)
+
+
+def act_batch(agent: Agent, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+    """An agent's actions for a batch of tables: its own ``act_batch`` when it has one (the
+    built-in agents do), else ``act`` row by row."""
+    batch = getattr(agent, "act_batch", None)
+    if batch is not None:
+        return np.asarray(batch(observations, action_masks), dtype=np.int64)
+    if observations is None:
+        observations = [None] * len(action_masks)
+    return np.array(
+        [agent.act(o, m) for o, m in zip(observations, action_masks, strict=True)], dtype=np.int64
+    )
 
 
 def _parse_value(text: str) -> Any:

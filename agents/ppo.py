@@ -55,3 +55,17 @@ class PPOAgent:
             obs, action_masks=np.asarray(action_mask, dtype=bool), deterministic=self.deterministic
         )
         return int(action)
+
+    def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """Actions for a batch of observations (k, size): one forward pass for all."""
+        obs = np.asarray(observations, dtype=np.float32)
+        expected = self.model.observation_space.shape
+        if obs.shape[1:] != expected:
+            raise ValueError(
+                f"ppo: the model at {str(self.path)!r} expects observations of shape {expected}, "
+                f"got {obs.shape[1:]} (trained for another game or player count?)"
+            )
+        actions, _ = self.model.predict(
+            obs, action_masks=np.asarray(action_masks, dtype=bool), deterministic=self.deterministic
+        )
+        return np.asarray(actions, dtype=np.int64).reshape(len(obs))

@@ -29,7 +29,12 @@ __all__ = [
 
 # nondeterministic: opponents are arbitrary agents whose randomness the env may not own (a
 # stochastic policy, a person); see docs/lith_env.md. With seeded agents, seeds reproduce games.
-_register(id="Lith-v0", entry_point="lith_env.env:LithEnv", nondeterministic=True)
+_register(
+    id="Lith-v0",
+    entry_point="lith_env.env:LithEnv",
+    vector_entry_point="lith_env.vector:LithVectorEnv",
+    nondeterministic=True,
+)
 
 
 def aec_env(**kwargs):

@@ -15,7 +15,7 @@ import numpy as np
 from lith_env.cards import deck
 from lith_env.hands import percentile
 
-__all__ = ["best_discard", "discard_values", "unseen_cards"]
+__all__ = ["best_discard", "discard_values", "role_percentile", "unseen_cards"]
 
 
 def unseen_cards(
@@ -30,7 +30,9 @@ def unseen_cards(
     return [c for c in deck(pawns_and_courts, excuse) if c not in known]
 
 
-def _percentiles(hands: np.ndarray, pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
+def role_percentile(hands: np.ndarray, pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
+    """:func:`~lith_env.hands.percentile` of hands (..., 3), averaged over the Excuse's two
+    roles under ``excuse="demon"``."""
     if excuse == "demon":  # the coin is flipped at the showdown: average the two roles
         return 0.5 * (
             percentile(hands, pawns_and_courts=pawns_and_courts, excuse="imposter")
@@ -59,8 +61,8 @@ def discard_values(
     for i in range(3):
         kept = [c for j, c in enumerate(cards) if j != i]
         hands[i, :, 0], hands[i, :, 1], hands[i, :, 2] = kept[0], kept[1], unseen
-    values = _percentiles(hands, pawns_and_courts, excuse).mean(axis=1)
-    keep = _percentiles(np.array([cards]), pawns_and_courts, excuse)[0]
+    values = role_percentile(hands, pawns_and_courts, excuse).mean(axis=1)
+    keep = role_percentile(np.array([cards]), pawns_and_courts, excuse)[0]
     return np.append(values, keep)
 
 

@@ -1,0 +1,684 @@
+"""A batched Lith engine: N tables stepped at once with numpy arrays.
+
+The same rules as :class:`lith_env.game.LithHand` / :class:`~lith_env.game.LithGame`, kept as a
+structure of arrays (one row per table) and updated with masked array operations: no Python loop
+over tables anywhere in a step, only short loops over seats (at most 10) and over the few
+automatic transitions an action can trigger. Every table has exactly one seat to act until its
+episode ends; :meth:`BatchedLith.step` takes one action id per table (the ids of
+:mod:`lith_env.encoding`) for the seat to act.
+
+Exactness is the contract: given the same decks (``decks="reference"`` replays
+:class:`~lith_env.game.LithGame`'s own shuffles seed for seed) and the same actions, every
+table goes through the same states as the reference engine, and :meth:`encode`,
+:meth:`action_masks` and :meth:`returns` give the same observations, masks and chips
+(``tests/test_lith_batched.py`` checks this over thousands of hands and every configuration).
+
+Plain numpy; no Gymnasium here (:mod:`lith_env.vector` wraps it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from lith_env import encoding
+from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig
+from lith_env.hands import _C2, _C3, strength_table
+from tablegame.engine import IllegalActionError
+
+__all__ = ["BET", "EXCHANGE", "OVER", "BatchedLith", "NumpyDecks", "ReferenceDecks"]
+
+BET, EXCHANGE, OVER = 0, 1, 2
+_WIDTH = len(BETTING_STATS)  # checks, calls, bets and raises, folds, chips
+_STAT = {"fold": 3, "check": 0, "call": 1, "raise": 2}
+
+
+class ReferenceDecks:
+    """Per table, the first dealer and every hand's deck order and demon coin of
+    ``LithGame(config, seed)``, drawn exactly as it draws them (Python's ``random``)."""
+
+    def __init__(self, config: LithConfig, num_tables: int, first_dealer: int | None) -> None:
+        self.config, self.first_dealer = config, first_dealer
+        self.rngs = [random.Random(0) for _ in range(num_tables)]
+
+    def start(self, tables: np.ndarray, seeds: Any) -> np.ndarray:
+        """Reseed ``tables`` (one seed each) and return their first dealers."""
+        seeds = np.broadcast_to(np.asarray(seeds, dtype=object), (len(tables),))
+        dealers = []
+        for t, seed in zip(tables.tolist(), seeds.tolist(), strict=True):
+            self.rngs[t] = rng = random.Random(seed)
+            first = self.first_dealer
+            dealers.append(rng.randrange(self.config.num_players) if first is None else first)
+        return np.array(dealers, dtype=np.int64)
+
+    def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Deck orders (top first) and demon coins of the next hand at each table."""
+        orders, demons = [], []
+        for t in tables.tolist():
+            hand_rng = random.Random(self.rngs[t].getrandbits(63))
+            order = list(self.config.deck)
+            hand_rng.shuffle(order)
+            orders.append(order)
+            demons.append(hand_rng.random() < 0.5)
+        return np.array(orders, dtype=np.int64).reshape(len(tables), -1), np.array(demons)
+
+
+class NumpyDecks:
+    """Decks from one numpy generator for all tables: vectorized, so fast; not the reference
+    engine's shuffles."""
+
+    def __init__(self, config: LithConfig, num_tables: int, first_dealer: int | None) -> None:
+        self.config, self.first_dealer = config, first_dealer
+        self.deck = np.array(config.deck, dtype=np.int64)
+        self.rng = np.random.default_rng()
+
+    def start(self, tables: np.ndarray, seeds: Any) -> np.ndarray:
+        """A seed (an int, or anything ``numpy.random.default_rng`` takes) restarts the
+        generator; ``None`` goes on with it. Returns the first dealers of ``tables``."""
+        if seeds is not None:
+            self.rng = np.random.default_rng(seeds)
+        if self.first_dealer is not None:
+            return np.full(len(tables), self.first_dealer, dtype=np.int64)
+        return self.rng.integers(self.config.num_players, size=len(tables))
+
+    def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        keys = self.rng.random((len(tables), len(self.deck)))
+        return self.deck[np.argsort(keys, axis=1)], self.rng.random(len(tables)) < 0.5
+
+
+class BatchedLith:
+    """``num_tables`` Lith tables with the same rules.
+
+    ``episode="hand"`` ends each table's episode with its hand; ``"match"`` deals hand after
+    hand until one player holds every chip or ``max_hands``. ``decks="numpy"`` deals from one
+    numpy generator (fast); ``"reference"`` replays :class:`~lith_env.game.LithGame`'s shuffles
+    for each table's seed, for exactness tests. ``first_dealer=None`` draws it per table.
+    """
+
+    def __init__(
+        self,
+        config: LithConfig,
+        num_tables: int,
+        episode: str = "hand",
+        decks: str = "numpy",
+        first_dealer: int | None = None,
+    ) -> None:
+        if episode not in ("hand", "match"):
+            raise ValueError(f"episode: must be 'hand' or 'match', got {episode!r}")
+        if decks not in ("numpy", "reference"):
+            raise ValueError(f"decks: must be 'numpy' or 'reference', got {decks!r}")
+        if not isinstance(num_tables, int | np.integer) or num_tables < 1:
+            raise ValueError(f"num_tables: must be a positive integer, got {num_tables!r}")
+        if episode == "hand":
+            if config.max_hands not in (None, 1):
+                raise ValueError(
+                    f"max_hands: a 'hand' episode plays one hand, got {config.max_hands!r}"
+                )
+            config = LithConfig(**{**config.__dict__, "max_hands": 1})
+        self.config = config
+        self.episode = episode
+        self.decks_mode = decks
+        self.first_dealer = first_dealer
+        self.B = B = int(num_tables)  # noqa: N806 - B and D as in the docs: tables, deck
+        self.n = n = config.num_players
+        self.num_actions = encoding.num_actions(config)
+        self.keep_id = encoding.keep_id(config)
+        self.observation_size = encoding.observation_size(config)
+        self.total = float(config.total_chips)
+        self.limit = config.betting == "limit"
+        self.pot_limit = config.betting == "pot-limit"
+        self.bet_sizes = np.array(config.bet_sizes, dtype=np.int64)
+        D = len(config.deck)  # noqa: N806
+        self.D = D
+        self.rows = np.arange(B)
+        self.seat_range = np.arange(n)
+        # Seats clockwise from each seat's left: _clockwise[s] = s+1, s+2, ..., s (mod n).
+        self._clockwise = (np.arange(n)[:, None] + np.arange(1, n + 1)[None, :]) % n
+        # Strength tables of the roles in play (demon: imposter on heads, beggar on tails).
+        pac = config.pawns_and_courts
+        if config.excuse == "demon":
+            self._strengths = (strength_table(pac, "beggar"), strength_table(pac, "imposter"))
+        else:
+            self._strengths = (strength_table(pac, config.excuse),) * 2
+        self._features = encoding._features_table(pac, config.excuse)
+        at = encoding._offsets(n)
+        self._at = at
+        self._history_scale = encoding._history_scale(self.total, n).reshape(NUM_ROUNDS, n, _WIDTH)
+
+        # ---- state: per table (B,), per seat (B, n)
+        self.deck = np.zeros((B, D + 2 * n), dtype=np.int64)  # top at deck_head
+        self.deck_head = np.zeros(B, dtype=np.int64)
+        self.deck_tail = np.zeros(B, dtype=np.int64)
+        self.cards = np.full((B, n, 3), -1, dtype=np.int64)  # sorted; -1 when not dealt in
+        self.stacks = np.zeros((B, n), dtype=np.int64)
+        self.match_start = np.zeros((B, n), dtype=np.int64)
+        self.hand_start = np.zeros((B, n), dtype=np.int64)
+        self.committed = np.zeros((B, n), dtype=np.int64)
+        self.bets = np.zeros((B, n), dtype=np.int64)
+        self.dealt_in = np.zeros((B, n), dtype=bool)
+        self.folded = np.zeros((B, n), dtype=bool)
+        self.acted = np.zeros((B, n), dtype=bool)
+        self.open_to_raise = np.zeros((B, n), dtype=bool)
+        self.dealer = np.zeros(B, dtype=np.int64)
+        self.current = np.full(B, -1, dtype=np.int64)
+        self.phase = np.full(B, OVER, dtype=np.int64)
+        self.round = np.zeros(B, dtype=np.int64)
+        self.highest = np.zeros(B, dtype=np.int64)
+        self.last_raise = np.zeros(B, dtype=np.int64)
+        self.raises = np.zeros(B, dtype=np.int64)
+        self.demon_heads = np.zeros(B, dtype=bool)
+        self.num_exchanges = np.zeros(B, dtype=np.int64)  # exchanges started this hand
+        self.ex_discarded = np.full((B, 2, n), -1, dtype=np.int64)  # -1 undecided/out, 0, 1
+        self.ex_card = np.full((B, 2, n), -1, dtype=np.int64)  # the card discarded
+        self.ex_drew = np.full((B, 2, n), -1, dtype=np.int64)  # -1 unknown, 1 deck, 0 left
+        self.ex_received = np.full((B, 2, n), -1, dtype=np.int64)
+        self.ex_from = np.full((B, 2, n), -1, dtype=np.int64)  # -1 the deck, else a seat
+        self.ex_taken_by = np.full((B, 2, n), -2, dtype=np.int64)  # -1 bottom, -2 n/a
+        self.betting = np.zeros((B, NUM_ROUNDS, n, _WIDTH), dtype=np.int64)
+        self.winnings = np.zeros((B, n), dtype=np.int64)
+        self.showed = np.zeros((B, n), dtype=bool)  # seats that showed their cards
+        self.hands_played = np.zeros(B, dtype=np.int64)
+        self.match_over = np.ones(B, dtype=bool)
+        self.last_net = np.zeros((B, n), dtype=np.int64)  # net chips of each table's last hand
+        source = ReferenceDecks if decks == "reference" else NumpyDecks
+        self._source = source(config, B, first_dealer)
+
+    # ------------------------------------------------------------------ set-up
+
+    def reset(self, seeds: Any = None, tables: np.ndarray | None = None) -> None:
+        """Start new matches (hands, for ``episode="hand"``) at ``tables`` (all by default).
+
+        ``decks="reference"``: ``seeds`` gives one seed per table (or one for all), and each
+        table then deals exactly as ``LithGame(config, seed)``. ``decks="numpy"``: ``seeds`` (an
+        int or sequence) restarts the one generator; ``None`` continues it."""
+        idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)
+        self.dealer[idx] = self._source.start(idx, seeds)
+        stacks = np.broadcast_to(np.array(self.config.stacks, dtype=np.int64), (len(idx), self.n))
+        self.stacks[idx] = stacks
+        self.match_start[idx] = stacks
+        self.hands_played[idx] = 0
+        self.match_over[idx] = False
+        self._deal_hands(idx)
+
+    def _deal_hands(self, idx: np.ndarray) -> None:
+        """Antes and three cards each, then the first betting round, at tables ``idx``."""
+        if len(idx) == 0:
+            return
+        n = self.n
+        orders, demons = self._source.deal(idx)
+        self.deck[idx, : self.D] = orders
+        self.deck_head[idx] = 0
+        self.deck_tail[idx] = self.D
+        self.demon_heads[idx] = demons
+        self.hand_start[idx] = self.stacks[idx]
+        dealt = self.stacks[idx] > 0
+        self.dealt_in[idx] = dealt
+        self.folded[idx] = ~dealt
+        self.committed[idx] = 0
+        self.bets[idx] = 0
+        self.winnings[idx] = 0
+        self.showed[idx] = False
+        self.num_exchanges[idx] = 0
+        self.ex_discarded[idx] = -1
+        self.ex_card[idx] = -1
+        self.ex_drew[idx] = -1
+        self.ex_received[idx] = -1
+        self.ex_from[idx] = -1
+        self.ex_taken_by[idx] = -2
+        self.betting[idx] = 0
+        # Antes: everyone with chips posts min(ante, stack).
+        ante = np.minimum(self.config.ante, self.stacks[idx])
+        self.stacks[idx] -= ante
+        self.committed[idx] = ante
+        # Deal three rounds of one card, starting left of the dealer, to seats dealt in.
+        order = self._clockwise[self.dealer[idx]]  # (k, n) seats from the dealer's left
+        live = np.take_along_axis(dealt, order, axis=1)
+        position = np.cumsum(live, axis=1) - 1  # index among dealt-in seats
+        count = live.sum(axis=1)
+        k = np.arange(len(idx))[:, None]
+        hands = np.full((len(idx), n, 3), -1, dtype=np.int64)
+        for r in range(3):
+            at = r * count[:, None] + position  # the deck position each seat's card comes from
+            card = orders[k, np.where(live, at, 0)]
+            hands[k, order, r] = np.where(live, card, -1)
+        hands.sort(axis=2)
+        hands[~dealt] = -1
+        self.cards[idx] = hands
+        self.deck_head[idx] = 3 * count
+        self._start_betting_round(idx, 0)
+
+    # ------------------------------------------------------------------ betting
+
+    def _can_bet(self, idx: np.ndarray) -> np.ndarray:
+        return self.dealt_in[idx] & ~self.folded[idx] & (self.stacks[idx] > 0)
+
+    def _start_betting_round(self, idx: np.ndarray, round_: int | np.ndarray) -> None:
+        self.phase[idx] = BET
+        self.round[idx] = round_
+        self.bets[idx] = 0
+        self.highest[idx] = 0
+        self.last_raise[idx] = 0
+        self.raises[idx] = 0
+        self.acted[idx] = False
+        self.open_to_raise[idx] = True
+        skip = self._can_bet(idx).sum(axis=1) <= 1
+        go = idx[~skip]
+        first = self._next_to_bet(go, self.dealer[go])
+        self.current[go] = first
+        self._end_betting_round(np.concatenate([idx[skip], go[first < 0]]))
+
+    def _next_to_bet(self, idx: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """The next seat clockwise after ``after`` that still has to act (-1: none)."""
+        if len(idx) == 0:
+            return np.zeros(0, dtype=np.int64)
+        needs = self._can_bet(idx) & (~self.acted[idx] | (self.bets[idx] < self.highest[idx, None]))
+        seats = self._clockwise[after]
+        needs_at = np.take_along_axis(needs, seats, axis=1)
+        first = np.argmax(needs_at, axis=1)
+        return np.where(needs_at.any(axis=1), seats[np.arange(len(idx)), first], -1)
+
+    def _end_betting_round(self, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        self.current[idx] = -1
+        last = self.round[idx] >= NUM_ROUNDS - 1
+        self._showdown(idx[last])
+        self._start_exchange(idx[~last])
+
+    def bet_options(self, idx: np.ndarray) -> dict[str, np.ndarray]:
+        """Legal betting options of the seat to act at tables ``idx`` (in the betting phase),
+        as :func:`lith_env.betting.bet_options` computes them for one table."""
+        seat = self.current[idx]
+        stack = self.stacks[idx, seat]
+        my_bet = self.bets[idx, seat]
+        highest = self.highest[idx]
+        to_call = np.minimum(highest - my_bet, stack)
+        all_in_to = my_bet + stack
+        bet_size = self.bet_sizes[self.round[idx]]
+        limit_open = True if not self.limit else self.raises[idx] < 1 + self.config.max_raises
+        can_raise = self.open_to_raise[idx, seat] & (stack > to_call) & limit_open
+        if self.limit:
+            min_to = max_to = np.minimum(highest + bet_size, all_in_to)
+        else:
+            increment = np.maximum(self.last_raise[idx], bet_size)
+            min_to = np.minimum(highest + increment, all_in_to)
+            if self.pot_limit:
+                pot = self.committed[idx].sum(axis=1)
+                max_to = np.minimum(highest + pot + (highest - my_bet), all_in_to)
+                max_to = np.maximum(max_to, min_to)
+            else:
+                max_to = all_in_to
+        return {
+            "can_fold": highest > my_bet,
+            "call": to_call,
+            "can_raise": can_raise,
+            "min_to": min_to,
+            "max_to": max_to,
+        }
+
+    def _raise_targets(self, idx: np.ndarray, options: dict, menu: np.ndarray) -> np.ndarray:
+        """Raise-to amounts of raise ids (menu index 0 = min ... 3 = max), as
+        :func:`lith_env.encoding.action_from_id` computes them."""
+        if self.limit:
+            return options["min_to"]
+        highest = self.highest[idx]
+        pot_after_call = self.committed[idx].sum(axis=1) + options["call"]
+        target = np.select(
+            [menu == 0, menu == 1, menu == 2],
+            [options["min_to"], highest + pot_after_call // 2, highest + pot_after_call],
+            options["max_to"],
+        )
+        return np.minimum(np.maximum(target, options["min_to"]), options["max_to"])
+
+    def _apply_bets(self, idx: np.ndarray, ids: np.ndarray) -> None:
+        seat = self.current[idx]
+        options = self.bet_options(idx)
+        fold = ids == 0
+        check_call = ids == 1
+        raising = ~fold & ~check_call
+        stack_before = self.stacks[idx, seat].copy()
+        # Fold
+        self.folded[idx[fold], seat[fold]] = True
+        # Check or call
+        chips = np.where(
+            check_call, np.minimum(self.highest[idx] - self.bets[idx, seat], stack_before), 0
+        )
+        # Bet or raise
+        amount = self._raise_targets(idx, options, ids - 2)
+        chips = np.where(raising, amount - self.bets[idx, seat], chips)
+        self.stacks[idx, seat] -= chips
+        self.committed[idx, seat] += chips
+        self.bets[idx, seat] += chips
+        r_idx = idx[raising]
+        if len(r_idx):
+            size = amount[raising] - self.highest[r_idx]
+            bet_size = self.bet_sizes[self.round[r_idx]]
+            full_size = bet_size if self.limit else np.maximum(self.last_raise[r_idx], bet_size)
+            full = size >= full_size
+            self.highest[r_idx] = amount[raising]
+            f_idx = r_idx[full]
+            self.last_raise[f_idx] = size[full]
+            self.raises[f_idx] += 1
+            self.open_to_raise[f_idx] = True
+            self.acted[r_idx] = False
+        self.acted[idx, seat] = True
+        self.open_to_raise[idx, seat] = False
+        # The public betting summary
+        was_check = check_call & (options["call"] == 0)
+        column = np.where(fold, 3, np.where(check_call, np.where(was_check, 0, 1), 2))
+        rounds = self.round[idx]
+        self.betting[idx, rounds, seat, column] += 1
+        self.betting[idx, rounds, seat, 4] += stack_before - self.stacks[idx, seat]
+        # A fold that leaves one player wins the pot at once.
+        won = fold & ((~self.folded[idx]).sum(axis=1) == 1)
+        self._fold_win(idx[won])
+        rest = idx[~won]
+        nxt = self._next_to_bet(rest, seat[~won])
+        self.current[rest] = nxt
+        self._end_betting_round(rest[nxt < 0])
+
+    # ------------------------------------------------------------------ exchanges
+
+    def _in_hand(self, idx: np.ndarray) -> np.ndarray:
+        return self.dealt_in[idx] & ~self.folded[idx]
+
+    def _start_exchange(self, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        self.phase[idx] = EXCHANGE
+        self.num_exchanges[idx] += 1
+        self.current[idx] = self._next_in_hand(idx, self.dealer[idx], self.num_exchanges[idx] - 1)
+
+    def _next_in_hand(self, idx: np.ndarray, after: np.ndarray, e: np.ndarray) -> np.ndarray:
+        """The next seat clockwise after ``after`` still in the hand that has not decided in
+        exchange ``e`` (-1: none; the order ends before it would pass the dealer again)."""
+        undecided = self._in_hand(idx) & (self.ex_discarded[idx, e] < 0)
+        seats = self._clockwise[after]
+        at = np.take_along_axis(undecided, seats, axis=1)
+        first = np.argmax(at, axis=1)
+        return np.where(at.any(axis=1), seats[np.arange(len(idx)), first], -1)
+
+    def _apply_exchanges(self, idx: np.ndarray, ids: np.ndarray) -> None:
+        seat = self.current[idx]
+        e = self.num_exchanges[idx] - 1
+        discard = ids > self.keep_id
+        card = np.where(discard, self.cards[idx, seat, np.clip(ids - self.keep_id - 1, 0, 2)], -1)
+        self.ex_discarded[idx, e, seat] = discard
+        self.ex_card[idx, e, seat] = card
+        nxt = self._next_in_hand(idx, seat, e)
+        # The order runs from the dealer's left: it ends after the last seat before the dealer's
+        # left comes round again, which _next_in_hand already gives as "no undecided seat".
+        self.current[idx] = nxt
+        done = idx[nxt < 0]
+        if len(done):
+            self._resolve_exchange(done)
+            self._start_betting_round(done, self.num_exchanges[done])
+
+    def _resolve_exchange(self, idx: np.ndarray) -> None:
+        """Each discarder, from the dealer's left, takes the discard of the next player still in
+        on their left if that player discarded, else the top card of the deck; discards nobody
+        takes go to the bottom of the deck in order (as ``LithHand._resolve_exchange``)."""
+        n, m = self.n, len(idx)
+        k = np.arange(m)
+        e = self.num_exchanges[idx] - 1
+        seats = self._clockwise[self.dealer[idx]]  # from the dealer's left
+        live = np.take_along_axis(self._in_hand(idx), seats, axis=1)
+        # Stable sort: the seats still in first, in order from the dealer's left.
+        order = np.take_along_axis(seats, np.argsort(~live, axis=1, kind="stable"), axis=1)
+        size = live.sum(axis=1)
+        discarded = self.ex_discarded[idx, e] == 1  # (m, n) by seat
+        cards = self.ex_card[idx, e]
+        received = np.full((m, n), -1, dtype=np.int64)
+        source = np.full((m, n), -1, dtype=np.int64)
+        taken_by = np.full((m, n), -2, dtype=np.int64)
+        for i in range(n):
+            valid = i < size
+            seat = order[:, i]
+            left = order[k, (i + 1) % np.maximum(size, 1)]
+            mine = valid & discarded[k, seat]
+            from_left = mine & (left != seat) & discarded[k, left]
+            from_deck = mine & ~from_left
+            top = self.deck[idx, self.deck_head[idx]]
+            got = np.where(from_left, cards[k, left], top)
+            received[k[mine], seat[mine]] = got[mine]
+            source[k[from_left], seat[from_left]] = left[from_left]
+            taken_by[k[from_left], left[from_left]] = seat[from_left]
+            self.deck_head[idx] += from_deck
+        # Discards nobody took go to the bottom, in order from the dealer's left.
+        for i in range(n):
+            seat = order[:, i]
+            bottom = (i < size) & discarded[k, seat] & (taken_by[k, seat] == -2)
+            taken_by[k[bottom], seat[bottom]] = -1
+            b_idx = idx[bottom]
+            self.deck[b_idx, self.deck_tail[b_idx]] = cards[k[bottom], seat[bottom]]
+            self.deck_tail[b_idx] += 1
+        # New hands: the discarded card replaced by the one received, kept sorted.
+        hands = self.cards[idx]
+        swap = hands == np.where(discarded, cards, -3)[:, :, None]
+        hands = np.where(swap, received[:, :, None], hands)
+        hands.sort(axis=2)
+        self.cards[idx] = hands
+        self.ex_received[idx, e] = received
+        self.ex_from[idx, e] = source
+        self.ex_taken_by[idx, e] = taken_by
+        self.ex_drew[idx, e] = np.where(discarded, (source < 0).astype(np.int64), -1)
+
+    # ------------------------------------------------------------------ the end of a hand
+
+    def _fold_win(self, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        winner = np.argmax(self._in_hand(idx), axis=1)
+        self.winnings[idx] = 0
+        self.winnings[idx, winner] = self.committed[idx].sum(axis=1)
+        self._finish(idx)
+
+    def _showdown(self, idx: np.ndarray) -> None:
+        """Side pots from the smallest all-in up, each to the best eligible hand; equal hands
+        split, odd chips to the first tied winner left of the dealer (``lith_env.pots``)."""
+        if len(idx) == 0:
+            return
+        n, m = self.n, len(idx)
+        k = np.arange(m)
+        live = self._in_hand(idx)
+        self.showed[idx] = live
+        hands = self.cards[idx].clip(0)
+        index = _C3[hands[:, :, 2]] + _C2[hands[:, :, 1]] + hands[:, :, 0]
+        heads = self.demon_heads[idx][:, None]
+        strength = np.where(heads, self._strengths[1][index], self._strengths[0][index])
+        strength = np.where(live, strength, -1)
+        committed = self.committed[idx]
+        # Layers between consecutive live commitment levels (a repeated level is an empty layer).
+        big = np.iinfo(np.int64).max
+        levels = np.sort(np.where(live & (committed > 0), committed, big), axis=1)
+        amounts = np.zeros((m, n), dtype=np.int64)
+        previous = np.zeros(m, dtype=np.int64)
+        for j in range(n):
+            valid = levels[:, j] < big
+            top = np.where(valid, levels[:, j], previous)
+            amounts[:, j] = (np.minimum(committed, top[:, None]) - previous[:, None]).clip(0).sum(1)
+            previous = top
+        # Chips folded seats put in above every live level join the last pot.
+        leftover = (committed - previous[:, None]).clip(0).sum(axis=1)
+        active = amounts > 0
+        last = n - 1 - np.argmax(active[:, ::-1], axis=1)
+        amounts[k, last] += leftover
+        distance = (self.seat_range[None, :] - self.dealer[idx, None] - 1) % n
+        won = np.zeros((m, n), dtype=np.int64)
+        for j in range(n):
+            eligible = live & (committed >= levels[:, j, None]) & active[:, j, None]
+            best = np.where(eligible, strength, -2).max(axis=1)
+            winners = eligible & (strength == best[:, None])
+            share, odd = np.divmod(amounts[:, j], np.maximum(winners.sum(axis=1), 1))
+            first = np.argmin(np.where(winners, distance, n + 1), axis=1)
+            won += np.where(winners, share[:, None], 0)
+            won[k, first] += np.where(active[:, j], odd, 0)
+        self.winnings[idx] = won
+        self._finish(idx)
+
+    def _finish(self, idx: np.ndarray) -> None:
+        self.stacks[idx] += self.winnings[idx]
+        self.phase[idx] = OVER
+        self.current[idx] = -1
+        self.last_net[idx] = self.stacks[idx] - self.hand_start[idx]
+        self.hands_played[idx] += 1
+        alive = (self.stacks[idx] > 0).sum(axis=1)
+        limit = self.config.max_hands
+        over = (alive <= 1) | (self.hands_played[idx] >= limit if limit else False)
+        self.match_over[idx] = over
+        go = idx[~over]
+        if len(go):
+            # The deal passes left, to the next player still in the match.
+            seats = self._clockwise[self.dealer[go]]
+            has = np.take_along_axis(self.stacks[go] > 0, seats, axis=1)
+            self.dealer[go] = seats[np.arange(len(go)), np.argmax(has, axis=1)]
+            self._deal_hands(go)
+
+    # ------------------------------------------------------------------ the step
+
+    def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
+        """Play ``actions[t]`` (an action id) for the seat to act at each table ``t`` of
+        ``tables`` (default: every table whose episode is not over; finished tables are always
+        skipped and other entries of ``actions`` ignored). Illegal ids raise
+        ``IllegalActionError`` naming the tables and their legal ids, before any table changes."""
+        actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.B,):
+            raise ValueError(f"actions: need shape ({self.B},), got {actions.shape}")
+        idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)
+        idx = idx[~self.match_over[idx]]
+        ids = actions[idx]
+        masks = self.action_masks(idx)
+        inside = (ids >= 0) & (ids < self.num_actions)
+        clipped = np.clip(ids, 0, self.num_actions - 1)
+        legal = inside & masks[np.arange(len(idx)), clipped].astype(bool)
+        if not legal.all():
+            raise IllegalActionError(
+                "illegal action ids at tables "
+                + "; ".join(
+                    f"{t}: id {ids[i]}, legal ids {np.flatnonzero(masks[i]).tolist()}"
+                    for i, t in zip(np.flatnonzero(~legal)[:5], idx[~legal][:5], strict=True)
+                )
+            )
+        betting = self.phase[idx] == BET
+        self._apply_bets(idx[betting], ids[betting])
+        self._apply_exchanges(idx[~betting], ids[~betting])
+
+    # ------------------------------------------------------------------ what agents see
+
+    def action_masks(self, idx: np.ndarray | None = None) -> np.ndarray:
+        """int8 masks over action ids for the seat to act at tables ``idx`` (all by default),
+        as :func:`lith_env.encoding.action_mask` gives them; zeros where nobody is to act."""
+        idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
+        masks = np.zeros((len(idx), self.num_actions), dtype=np.int8)
+        acting = self.current[idx] >= 0
+        exchange = acting & (self.phase[idx] == EXCHANGE)
+        masks[exchange, self.keep_id :] = 1
+        bet = acting & (self.phase[idx] == BET)
+        b = np.flatnonzero(bet)
+        if len(b):
+            options = self.bet_options(idx[b])
+            masks[b, 0] = options["can_fold"]
+            masks[b, 1] = 1
+            masks[b, 2 : self.keep_id] = options["can_raise"][:, None]
+        return masks
+
+    def returns(self) -> np.ndarray:
+        """Chips each seat has won (+) or lost (-) since its match (or hand) began, counting
+        finished hands only, as ``LithGame.returns`` (B, n)."""
+        settled = np.where((self.phase == OVER)[:, None], self.stacks, self.hand_start)
+        return settled - self.match_start
+
+    def encode(self, seats: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
+        """The float32 observations of ``seats[i]`` at table ``idx[i]`` (all tables by default),
+        equal entry for entry to :func:`lith_env.encoding.encode` of that seat's view."""
+        idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
+        me = np.asarray(seats, dtype=np.int64)
+        m, n, at, total = len(idx), self.n, self._at, self.total
+        k = np.arange(m)
+        obs = np.zeros((m, at.size), dtype=np.float32)
+        # Own cards and hand features
+        mine = self.cards[idx, me]  # (m, 3) sorted, -1 when out
+        has = mine[:, 0] >= 0
+        obs[k[has, None], at.own + mine[has]] = 1.0
+        index = _C3[mine[:, 2].clip(0)] + _C2[mine[:, 1].clip(0)] + mine[:, 0].clip(0)
+        features = self._features[index]
+        features[~has] = 0.0
+        width = features.shape[1]
+        obs[:, at.hand : at.hand + width] = features
+        # Phase
+        phase, rnd = self.phase[idx], self.round[idx]
+        phase_index = np.where(
+            phase == OVER, len(encoding.PHASES) - 1, 2 * rnd + (phase == EXCHANGE)
+        )
+        obs[k, at.phase + phase_index] = 1.0
+        # Chips: pot, to call, highest, raise range (mine only)
+        betting_now = phase == BET
+        pot = self.committed[idx].sum(axis=1)
+        bets = np.where(betting_now[:, None], self.bets[idx], 0)
+        highest = np.where(betting_now, self.highest[idx], 0)
+        to_call = np.where(betting_now, np.minimum(highest - bets[k, me], self.stacks[idx, me]), 0)
+        low = np.zeros(m, dtype=np.int64)
+        high = np.zeros(m, dtype=np.int64)
+        acting = betting_now & (self.current[idx] == me)
+        a = np.flatnonzero(acting)
+        if len(a):
+            options = self.bet_options(idx[a])
+            ok = options["can_raise"]
+            low[a[ok]] = options["min_to"][ok]
+            high[a[ok]] = options["max_to"][ok]
+        chips = np.stack([pot, to_call, highest, low, high], axis=1) / total
+        obs[:, at.chips : at.chips + 5] = chips
+        # Seats, in order from me
+        order = (me[:, None] + self.seat_range[None, :]) % n  # (m, n)
+        relative = (self.seat_range[None, :] - me[:, None]) % n  # seat -> position from me
+        stacks = np.take_along_axis(self.stacks[idx], order, axis=1)
+        dealt = np.take_along_axis(self.dealt_in[idx], order, axis=1)
+        folded = np.take_along_axis(self.folded[idx], order, axis=1)
+        live = dealt & ~folded
+        seat_block = np.stack(
+            [
+                stacks / total,
+                np.take_along_axis(bets, order, axis=1) / total,
+                np.take_along_axis(self.committed[idx], order, axis=1) / total,
+                live,
+                dealt & folded,
+                live & (stacks == 0),
+                ~dealt,
+                order == self.dealer[idx, None],
+                order == self.current[idx, None],
+            ],
+            axis=2,
+        )
+        obs[:, at.seats : at.seats + 9 * n] = seat_block.reshape(m, 9 * n)
+        # Exchanges
+        started = self.num_exchanges[idx]
+        for e, (block, gave, taken_by, got, got_from) in enumerate(at.exchanges):
+            exists = started > e
+            resolved = exists & ((started - 1 > e) | (phase != EXCHANGE))
+            decided = exists[:, None] & (self.ex_discarded[idx, e] >= 0)
+            disc = self.ex_discarded[idx, e] == 1
+            rows, seat = np.nonzero(decided)
+            obs[rows, block + 4 * relative[rows, seat] + np.where(disc[rows, seat], 0, 1)] = 1.0
+            drew_known = resolved[:, None] & disc
+            rows, seat = np.nonzero(drew_known)
+            drew = self.ex_drew[idx, e][rows, seat] == 1
+            obs[rows, block + 4 * relative[rows, seat] + np.where(drew, 2, 3)] = 1.0
+            my_card = np.where(exists, self.ex_card[idx, e][k, me], -1)
+            g = np.flatnonzero(my_card >= 0)
+            obs[g, gave + my_card[g]] = 1.0
+            g = g[resolved[g]]
+            taker = self.ex_taken_by[idx[g], e, me[g]]
+            obs[g, taken_by + np.where(taker == -1, n, relative[g, taker.clip(0)])] = 1.0
+            received = np.where(resolved, self.ex_received[idx, e][k, me], -1)
+            r = np.flatnonzero(received >= 0)
+            obs[r, got + received[r]] = 1.0
+            obs[r, got_from + (self.ex_from[idx[r], e, me[r]] >= 0)] = 1.0
+        # Betting history, rotated to seat order from me; raises per round
+        history = np.take_along_axis(self.betting[idx], order[:, None, :, None], axis=2)
+        scaled = history.astype(np.float32) * self._history_scale
+        obs[:, at.history : at.raises] = np.minimum(scaled.reshape(m, -1), 1.0)
+        raises = 0.25 * self.betting[idx, :, :, 2].sum(axis=2)
+        obs[:, at.raises : at.raises + 3] = np.minimum(raises, 1.0)
+        return obs

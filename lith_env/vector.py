@@ -1,0 +1,345 @@
+"""Lith as Gymnasium vector environments over the batched engine (:mod:`lith_env.batched`).
+
+- :class:`LithVectorEnv` — ``num_envs`` copies of ``Lith-v0`` in one object: the same options,
+  observations, action ids, masks and rewards, with one learner seat per table and the
+  opponents' decisions made for all tables at once (``act_batch``). Built by
+  ``gymnasium.make_vec("Lith-v0", num_envs=N)`` (``vectorization_mode="vector_entry_point"``,
+  the default for ``Lith-v0``).
+- :class:`LithAllSeatsVectorEnv` — every seat's observation, mask and reward at once; the
+  action for table ``t`` is ``actions[t, seat to act]``: for self-play and tournaments.
+
+Both reset finished tables in the same step (``metadata["autoreset_mode"]`` is
+``AutoresetMode.SAME_STEP``): the observation returned for a finished table is the first of its
+next episode; the last one is in ``info["final_obs"]`` (a float array, rows valid where
+``info["_final_obs"]``), its chip results in ``info["returns"]``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from agents.base import act_batch
+from lith_env.batched import BatchedLith
+from lith_env.game import LithConfig
+from tablegame.engine import Agent, IllegalActionError
+from tablegame.gym_env import resolve_opponents
+
+__all__ = ["LithAllSeatsVectorEnv", "LithVectorEnv"]
+
+
+def _config(**rules: Any) -> LithConfig:
+    rules["bet_sizes"] = tuple(rules["bet_sizes"])
+    return LithConfig(**rules)
+
+
+class _Base(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+
+    def _setup(
+        self,
+        num_envs: int,
+        config: LithConfig,
+        episode: str,
+        decks: str,
+        reward_scale: float,
+    ) -> None:
+        self.engine = BatchedLith(config, int(num_envs), episode=episode, decks=decks)
+        self.config = self.engine.config
+        self.num_envs = int(num_envs)
+        self.reward_scale = float(reward_scale)
+        self.single_action_space = gym.spaces.Discrete(self.engine.num_actions)
+        self._started = False
+
+    def _seed_engine(self, seed: int | None, tables: np.ndarray) -> None:
+        """Reference decks need a seed per table: drawn from the env's generator."""
+        if self.engine.decks_mode == "reference":
+            seeds = self.np_random.integers(2**63, size=len(tables)).astype(object)
+        else:
+            seeds = None if seed is None else int(self.np_random.integers(2**63))
+        self.engine.reset(seeds, tables=tables)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+class LithVectorEnv(_Base):
+    """``num_envs`` Lith tables, one learner seat each (``docs/lith_env.md``, "Vector envs").
+
+    Options as ``Lith-v0``, plus ``decks``: ``"numpy"`` (default, fast) or ``"reference"``
+    (each table deals exactly as the reference engine for a seed drawn from ``reset``'s seed).
+    Opponents are agent specs or agents; built-in agents decide for all tables in one call
+    (``act_batch``), other agents table by table. An agent with ``per_table = True`` gets
+    ``act_batch(observations, masks, tables=...)`` and ``reset_tables(tables)`` when those
+    tables start an episode.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        num_players: int = 2,
+        opponents: str | Agent | Sequence[str | Agent] = "random",
+        betting: str = "limit",
+        bet_sizes: Sequence[int] = (2, 2, 4),
+        max_raises: int = 3,
+        pawns_and_courts: bool = True,
+        excuse: str | None = None,
+        starting_chips: int | Sequence[int] = 100,
+        ante: int = 1,
+        episode: str = "hand",
+        max_hands: int | None = None,
+        learner_seat: int | None = None,
+        reward_scale: float = 1.0,
+        decks: str = "numpy",
+        render_mode: str | None = None,
+        **unknown: Any,
+    ) -> None:
+        if unknown:
+            raise TypeError(f"Lith-v0 (vector): unknown option(s) {', '.join(sorted(unknown))}")
+        if render_mode is not None:
+            raise ValueError("render_mode: the vector env does not render; use Lith-v0")
+        if not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise ValueError(f"num_envs: must be a positive integer, got {num_envs!r}")
+        config = _config(
+            num_players=num_players,
+            betting=betting,
+            bet_sizes=bet_sizes,
+            max_raises=max_raises,
+            pawns_and_courts=pawns_and_courts,
+            excuse=excuse,
+            starting_chips=starting_chips,
+            ante=ante,
+            max_hands=max_hands,
+        )
+        n = config.num_players
+        if learner_seat is not None and not (
+            isinstance(learner_seat, int | np.integer) and 0 <= learner_seat < n
+        ):
+            raise ValueError(
+                f"learner_seat: must be None or a seat 0-{n - 1}, got {learner_seat!r}"
+            )
+        self._setup(num_envs, config, episode, decks, reward_scale)
+        self.opponents = resolve_opponents(opponents, n - 1, game="lith", config=self.config)
+        self.learner_seat = learner_seat
+        self.single_observation_space = gym.spaces.Box(
+            0.0, 1.0, (self.engine.observation_size,), np.float32
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.seats = np.zeros(self.num_envs, dtype=np.int64)
+        self._last_return = np.zeros(self.num_envs)
+
+    # ------------------------------------------------------------------ gymnasium API
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:
+            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
+        if options:
+            raise ValueError(f"reset options: none are supported, got {sorted(options)}")
+        for j, agent in enumerate(self.opponents):
+            reset = getattr(agent, "reset", None)
+            if callable(reset):
+                reset(seed=None if seed is None else int(self.np_random.integers(2**31)) + j)
+        self._restart(np.arange(self.num_envs), seed)
+        self._started = True
+        return self._observations(), self._info()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise IllegalActionError("call reset() before step()")
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        engine = self.engine
+        engine.step(actions)
+        self._play_opponents()
+        now = engine.returns()[np.arange(self.num_envs), self.seats].astype(np.float64)
+        rewards = (now - self._last_return) * self.reward_scale
+        self._last_return = now
+        terminated = engine.match_over.copy()
+        info: dict[str, Any] = {}
+        done = np.flatnonzero(terminated)
+        if len(done):
+            final = np.zeros((self.num_envs, engine.observation_size), dtype=np.float32)
+            final[done] = engine.encode(self.seats[done], done)
+            returns = np.zeros((self.num_envs, engine.n), dtype=np.int64)
+            returns[done] = engine.returns()[done]
+            info.update(
+                final_obs=final, _final_obs=terminated, returns=returns, _returns=terminated
+            )
+            self._restart(done, None)
+        info.update(self._info())
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._observations(), rewards, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every table's learner now, (num_envs, actions) booleans."""
+        return self.engine.action_masks().astype(bool)
+
+    # ------------------------------------------------------------------ internals
+
+    def _restart(self, tables: np.ndarray, seed: int | None) -> None:
+        """New episodes at ``tables``: learner seats drawn, opponents played up to the
+        learner's first decision; a table where the learner gets none is dealt again."""
+        n = self.engine.n
+        while len(tables):
+            self._seed_engine(seed, tables)
+            seed = None
+            if self.learner_seat is None:
+                self.seats[tables] = self.np_random.integers(n, size=len(tables))
+            else:
+                self.seats[tables] = self.learner_seat
+            self._last_return[tables] = self.engine.returns()[tables, self.seats[tables]]
+            for agent in self.opponents:
+                if hasattr(agent, "reset_tables"):  # agents that keep a state per table
+                    agent.reset_tables(tables)
+            self._play_opponents(tables)
+            tables = tables[self.engine.match_over[tables]]
+
+    def _play_opponents(self, tables: np.ndarray | None = None) -> None:
+        engine = self.engine
+        tables = np.arange(self.num_envs) if tables is None else tables
+        actions = np.zeros(self.num_envs, dtype=np.int64)
+        while True:
+            current = engine.current[tables]
+            waiting = tables[(current >= 0) & (current != self.seats[tables])]
+            if not len(waiting):
+                return
+            seat = engine.current[waiting]
+            # Opponent j sits at the j-th seat other than the learner's, in seat order.
+            position = seat - (seat > self.seats[waiting])
+            for j, agent in enumerate(self.opponents):
+                rows = waiting[position == j]
+                if not len(rows):
+                    continue
+                observations = (
+                    engine.encode(engine.current[rows], rows)
+                    if getattr(agent, "needs_observation", True)
+                    else None
+                )
+                masks = engine.action_masks(rows)
+                if getattr(agent, "per_table", False):
+                    actions[rows] = agent.act_batch(observations, masks, tables=rows)
+                else:
+                    actions[rows] = act_batch(agent, observations, masks)
+            engine.step(actions, tables=waiting)
+
+    def _observations(self) -> np.ndarray:
+        return self.engine.encode(self.seats)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.engine.action_masks(), "seat": self.seats.copy()}
+
+
+class LithAllSeatsVectorEnv(_Base):
+    """``num_envs`` Lith tables seen from every seat at once.
+
+    ``reset``/``step`` return observations of shape (num_envs, num_players, size) and
+    ``info["action_mask"]`` of shape (num_envs, num_players, actions), all zeros but for the
+    seat to act (``info["to_act"]``); ``step`` takes actions of shape (num_envs, num_players)
+    and plays ``actions[t, to_act[t]]`` at table ``t``; rewards (num_envs, num_players) are
+    every seat's chips won in the step, times ``reward_scale``.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        num_players: int = 2,
+        betting: str = "limit",
+        bet_sizes: Sequence[int] = (2, 2, 4),
+        max_raises: int = 3,
+        pawns_and_courts: bool = True,
+        excuse: str | None = None,
+        starting_chips: int | Sequence[int] = 100,
+        ante: int = 1,
+        episode: str = "hand",
+        max_hands: int | None = None,
+        reward_scale: float = 1.0,
+        decks: str = "numpy",
+    ) -> None:
+        config = _config(
+            num_players=num_players,
+            betting=betting,
+            bet_sizes=bet_sizes,
+            max_raises=max_raises,
+            pawns_and_courts=pawns_and_courts,
+            excuse=excuse,
+            starting_chips=starting_chips,
+            ante=ante,
+            max_hands=max_hands,
+        )
+        self._setup(num_envs, config, episode, decks, reward_scale)
+        n, size = self.engine.n, self.engine.observation_size
+        self.single_observation_space = gym.spaces.Box(0.0, 1.0, (n, size), np.float32)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = gym.spaces.MultiDiscrete(
+            np.full((self.num_envs, n), self.engine.num_actions)
+        )
+        self._last_returns = np.zeros((self.num_envs, n))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:
+            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
+        if options:
+            raise ValueError(f"reset options: none are supported, got {sorted(options)}")
+        tables = np.arange(self.num_envs)
+        self._seed_engine(seed, tables)
+        self._last_returns = self.engine.returns().astype(np.float64)
+        self._started = True
+        return self.observations(), self._info()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise IllegalActionError("call reset() before step()")
+        engine, n = self.engine, self.engine.n
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs, n)
+        rows = np.arange(self.num_envs)
+        engine.step(actions[rows, engine.current.clip(0)])
+        now = engine.returns().astype(np.float64)
+        rewards = (now - self._last_returns) * self.reward_scale
+        terminated = engine.match_over.copy()
+        info: dict[str, Any] = {}
+        done = np.flatnonzero(terminated)
+        if len(done):
+            final = np.zeros((self.num_envs, n, engine.observation_size), dtype=np.float32)
+            final[done] = self.observations(done)
+            info.update(final_obs=final, _final_obs=terminated)
+            info.update(returns=np.where(terminated[:, None], now, 0), _returns=terminated)
+            self._seed_engine(None, done)
+        self._last_returns = engine.returns().astype(np.float64)
+        info.update(self._info())
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self.observations(), rewards, terminated, truncated, info
+
+    def observations(self, tables: np.ndarray | None = None) -> np.ndarray:
+        """Every seat's observation at ``tables`` (all by default): (k, num_players, size)."""
+        engine = self.engine
+        tables = np.arange(self.num_envs) if tables is None else tables
+        k, n = len(tables), engine.n
+        seats = np.tile(np.arange(n), k)
+        flat = engine.encode(seats, np.repeat(tables, n))
+        return flat.reshape(k, n, engine.observation_size)
+
+    def _info(self) -> dict[str, Any]:
+        engine = self.engine
+        masks = np.zeros((self.num_envs, engine.n, engine.num_actions), dtype=np.int8)
+        acting = np.flatnonzero(engine.current >= 0)
+        masks[acting, engine.current[acting]] = engine.action_masks(acting)
+        return {"action_mask": masks, "to_act": engine.current.copy()}
+
+
+OPTIONS = ", ".join(
+    p for p in inspect.signature(LithVectorEnv.__init__).parameters if p not in ("self", "unknown")
+)
