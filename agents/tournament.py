@@ -457,6 +457,15 @@ def parse_rules(pairs: Sequence[str]) -> dict[str, Any]:
     return rules
 
 
+def _lineup(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise ValueError(f"--lineup: agent indices such as 0,1,1, got {text!r}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m agents.tournament",
@@ -479,6 +488,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--rule", action="append", default=[], help="a game rule, key=value (repeatable)"
     )
     parser.add_argument("--histories", action="store_true", help="save every hand/game record")
+    parser.add_argument(
+        "--batched",
+        action="store_true",
+        help="Lith: play many tables at once on the batched engine (agents decide with "
+        "act_batch; no histories or analytics)",
+    )
+    parser.add_argument(
+        "--lineup",
+        help="one fixed table of agent indices in seat order, e.g. 0,1,1 (the first agent "
+        "against two copies of the second)",
+    )
     parser.add_argument("--out", help="folder for results.json, results.csv, plots and records")
     args = parser.parse_args(argv)
     try:
@@ -491,13 +511,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             duplicate=not args.plain,
             rules=parse_rules(args.rule),
             histories=args.histories,
-            analytics=args.game == "lith",
+            analytics=args.game == "lith" and not args.batched,
+            lineup=_lineup(args.lineup),
         )
         if len(spec.agents) < 1:
             raise ValueError("--agents: give at least one agent")
         if args.workers < 1:
             raise ValueError(f"--workers: must be at least 1, got {args.workers}")
-        result = run_tournament(spec, workers=args.workers, progress=True)
+        if args.batched:
+            from agents.batched_tournament import run_batched_tournament
+
+            result = run_batched_tournament(spec, progress=True)
+        else:
+            result = run_tournament(spec, workers=args.workers, progress=True)
     except (ValueError, TypeError) as error:
         parser.error(str(error))
     print_result({k: v for k, v in result.items() if not k.startswith("_")})

@@ -3,13 +3,18 @@
     python -m benchmarks.run hands [--n 1000000] [--repeat 31] [--json PATH]
     python -m benchmarks.run envs [--players 2,6] [--seconds 1] [--env-repeat 5]
     python -m benchmarks.run gendeneia [--seconds 1] [--env-repeat 5]
+    python -m benchmarks.run batched [--seconds 1] [--env-repeat 5] [--ppo-steps 32768]
 
 ``hands``: :func:`lith_env.hands.strength` on random hands (int32 and int64 input) against a bare
 numpy gather of the same size from a table of the same length (the practical limit) and against
 the per-hand reference evaluator (timed on a subset, reported per hand).
 ``envs``: random legal play on Lith-v0 and the Lith AEC env beside RLCard's limit hold'em and
 PettingZoo's texas_holdem_v4 (install the ``bench`` extra). ``gendeneia``: random legal play
-on Gendeneia-v0 and its AEC env for 2, 4 and 6 players. Figures are medians over
+on Gendeneia-v0 and its AEC env for 2, 4 and 6 players. ``batched``: the batched Lith engine
+(heads-up limit, random legal actions) at N = 1, 64, 1024, 4096 tables, with and without the
+acting seats' observations, beside the single-table engine and OpenSpiel's C++
+``universal_poker`` heads-up limit hold'em; then MaskablePPO's training throughput on the
+batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
 """
 
@@ -266,10 +271,190 @@ def print_gendeneia(result: dict, console: Console) -> None:
     console.print(table)
 
 
+# ---------------------------------------------------------------------------------------------
+# The batched engine
+
+
+HULH = (
+    "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,firstPlayer=2 1 1 1,"
+    "numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,raiseSize=10 10 20 20,"
+    "maxRaises=3 4 4 4)"
+)  # heads-up limit hold'em as OpenSpiel defines it
+
+
+def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
+    """Random legal actions at every table of a heads-up limit batched engine, finished tables
+    dealt again: (table-steps, hands, seconds)."""
+    from lith_env.batched import BatchedLith
+    from lith_env.game import LithConfig
+
+    engine = BatchedLith(LithConfig(num_players=2), num_tables, episode="hand")
+    engine.reset(seed)
+    rng = np.random.default_rng(seed)
+    steps = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        masks = engine.action_masks()
+        if observe:
+            engine.encode(engine.current.clip(0))
+        steps += int((engine.current >= 0).sum())
+        engine.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        done = np.flatnonzero(engine.match_over)
+        if len(done):
+            hands += len(done)
+            engine.reset(None, tables=done)
+    return steps, hands, time.perf_counter() - start
+
+
+def run_single_table(seconds: float, observe: bool, seed: int = 0):
+    """The same play on the per-table engine (``LithTable``), one table."""
+    from lith_env.game import LithConfig
+    from lith_env.table import LithTable
+
+    table = LithTable(LithConfig(num_players=2))
+    rng = np.random.default_rng(seed)
+    table.reset(seed)
+    steps = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        if observe:
+            table.encode(table.current_player)
+        table.apply_id(_pick(table.action_mask(), rng))
+        steps += 1
+        if table.is_over:
+            hands += 1
+            table.reset(None)
+    return steps, hands, time.perf_counter() - start
+
+
+def run_openspiel(game, seconds: float, observe: bool, seed: int = 0):
+    """Random legal play of an OpenSpiel game: (decisions, hands, seconds); chance moves (the
+    deal) are played but not counted as steps."""
+    rng = np.random.default_rng(seed)
+    steps = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            if observe:
+                state.observation_tensor()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        hands += 1
+    return steps, hands, time.perf_counter() - start
+
+
+def bench_batched(sizes: Sequence[int], seconds: float, repeat: int, ppo_steps: int) -> dict:
+    try:
+        import pyspiel
+    except ImportError as error:  # the reference comes with the `bench` extra
+        raise SystemExit(f"the batched benchmark needs the bench extra: {error}") from error
+    game = pyspiel.load_game(HULH)
+    subjects: dict[str, Callable[[bool, int], tuple[int, int, float]]] = {
+        f"batched N={n}": (lambda observe, r, n=n: run_batched(n, seconds, observe, r))
+        for n in sizes
+    }
+    subjects["single-table engine"] = lambda observe, r: run_single_table(seconds, observe, r)
+    subjects["OpenSpiel universal_poker HULH"] = lambda observe, r: run_openspiel(
+        game, seconds, observe, r
+    )
+    rates: dict = {
+        (name, observe): {"steps/s": [], "hands/s": []}
+        for name in subjects
+        for observe in (False, True)
+    }
+    for round_ in range(repeat):
+        for (name, observe), figures in rates.items():
+            steps, hands, elapsed = subjects[name](observe, round_)
+            figures["steps/s"].append(steps / elapsed)
+            figures["hands/s"].append(hands / elapsed)
+    result: dict = {"engine": {}, "with observations": {}}
+    for (name, observe), figures in rates.items():
+        key = "with observations" if observe else "engine"
+        result[key][name] = {k: statistics.median(v) for k, v in figures.items()}
+    biggest = f"batched N={max(sizes)}"
+    result["ratios"] = {
+        f"{biggest} / OpenSpiel steps ({key})": result[key][biggest]["steps/s"]
+        / result[key]["OpenSpiel universal_poker HULH"]["steps/s"]
+        for key in ("engine", "with observations")
+    } | {
+        f"{biggest} / single-table steps ({key})": result[key][biggest]["steps/s"]
+        / result[key]["single-table engine"]["steps/s"]
+        for key in ("engine", "with observations")
+    }
+    if ppo_steps:
+        result["ppo"] = bench_ppo(ppo_steps)
+    return result
+
+
+def bench_ppo(steps: int) -> dict:
+    """MaskablePPO learner steps per second, the same network and update sizes, on the batched
+    vector env (64 tables) and on 8 ``Lith-v0`` envs in a DummyVecEnv (against ``tag``)."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    import lith_env  # noqa: F401
+    from lith_env.vector import LithVectorEnv
+    from tablegame.sb3_vec import SB3VecEnv
+
+    torch.set_num_threads(1)
+
+    def rate(vec, n_steps: int) -> float:
+        model = MaskablePPO(
+            "MlpPolicy", vec, n_steps=n_steps, batch_size=512, n_epochs=5, device="cpu", seed=0
+        )
+        start = time.perf_counter()
+        model.learn(steps)
+        return steps / (time.perf_counter() - start)
+
+    batched = rate(SB3VecEnv(LithVectorEnv(64, opponents="tag")), 64)
+    single = rate(
+        DummyVecEnv(
+            [lambda: Monitor(gym.make("Lith-v0", opponents="tag").unwrapped) for _ in range(8)]
+        ),
+        512,
+    )
+    return {
+        "batched (64 tables)": batched,
+        "8 x Lith-v0 (DummyVecEnv)": single,
+        "ratio": batched / single,
+    }
+
+
+def print_batched(result: dict, console: Console) -> None:
+    for key in ("engine", "with observations"):
+        table = Table(title=f"Heads-up limit, random legal actions: {key} (medians)")
+        for column in ("engine", "table-steps/s", "hands/s"):
+            table.add_column(column, justify="left" if column == "engine" else "right")
+        for name, figures in result[key].items():
+            table.add_row(name, f"{figures['steps/s']:,.0f}", f"{figures['hands/s']:,.0f}")
+        console.print(table)
+    for name, value in result["ratios"].items():
+        console.print(f"  {name}: {value:.1f}x")
+    if "ppo" in result:
+        ppo = result["ppo"]
+        console.print(
+            "MaskablePPO steps/s: "
+            + ", ".join(f"{k} {v:,.0f}" for k, v in ppo.items() if k != "ratio")
+            + f" ({ppo['ratio']:.1f}x)"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
     parser.add_argument(
-        "which", choices=["hands", "envs", "gendeneia", "all"], nargs="?", default="all"
+        "which",
+        choices=["hands", "envs", "gendeneia", "batched", "all"],
+        nargs="?",
+        default="all",
     )
     parser.add_argument("--n", type=int, default=1_000_000, help="hands per timing")
     parser.add_argument("--repeat", type=int, default=31, help="runs per median")
@@ -277,6 +462,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", default="2,6", help="player counts for the env benchmarks")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per env run")
     parser.add_argument("--env-repeat", type=int, default=5, help="runs per env median")
+    parser.add_argument("--sizes", default="1,64,1024,4096", help="batched: tables per engine")
+    parser.add_argument(
+        "--ppo-steps", type=int, default=32768, help="batched: PPO steps per timing (0: none)"
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     console = Console()
@@ -291,6 +480,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("gendeneia", "all"):
         results["gendeneia"] = bench_gendeneia([2, 4, 6], args.seconds, args.env_repeat)
         print_gendeneia(results["gendeneia"], console)
+    if args.which in ("batched", "all"):
+        sizes = [int(n) for n in args.sizes.split(",")]
+        results["batched"] = bench_batched(sizes, args.seconds, args.env_repeat, args.ppo_steps)
+        print_batched(results["batched"], console)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

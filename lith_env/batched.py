@@ -18,6 +18,7 @@ Plain numpy; no Gymnasium here (:mod:`lith_env.vector` wraps it).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -28,7 +29,7 @@ from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig
 from lith_env.hands import _C2, _C3, strength_table
 from tablegame.engine import IllegalActionError
 
-__all__ = ["BET", "EXCHANGE", "OVER", "BatchedLith", "NumpyDecks", "ReferenceDecks"]
+__all__ = ["BET", "EXCHANGE", "OVER", "BatchedLith", "GivenDecks", "NumpyDecks", "ReferenceDecks"]
 
 BET, EXCHANGE, OVER = 0, 1, 2
 _WIDTH = len(BETTING_STATS)  # checks, calls, bets and raises, folds, chips
@@ -88,6 +89,19 @@ class NumpyDecks:
         return self.deck[np.argsort(keys, axis=1)], self.rng.random(len(tables)) < 0.5
 
 
+class GivenDecks:
+    """Deck orders, first dealers and demon coins given by the caller (one hand per table)."""
+
+    def __init__(self, orders: np.ndarray, dealers: np.ndarray, demons: np.ndarray) -> None:
+        self.orders, self.dealers, self.demons = orders, dealers, demons
+
+    def start(self, tables: np.ndarray, seeds: Any) -> np.ndarray:
+        return np.asarray(self.dealers, dtype=np.int64)
+
+    def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(self.orders, dtype=np.int64), np.asarray(self.demons, dtype=bool)
+
+
 class BatchedLith:
     """``num_tables`` Lith tables with the same rules.
 
@@ -116,7 +130,7 @@ class BatchedLith:
                 raise ValueError(
                     f"max_hands: a 'hand' episode plays one hand, got {config.max_hands!r}"
                 )
-            config = LithConfig(**{**config.__dict__, "max_hands": 1})
+            config = dataclasses.replace(config, max_hands=1)
         self.config = config
         self.episode = episode
         self.decks_mode = decks
@@ -201,6 +215,22 @@ class BatchedLith:
         self.hands_played[idx] = 0
         self.match_over[idx] = False
         self._deal_hands(idx)
+
+    def reset_to_decks(
+        self,
+        orders: np.ndarray,
+        dealers: np.ndarray,
+        demons: np.ndarray,
+        tables: np.ndarray | None = None,
+    ) -> None:
+        """Start new matches at ``tables`` (all by default) with given first hands: deck orders
+        (k, deck size; top first), dealers (k,) and demon coins (k,). Later hands of a match come
+        from the engine's own decks."""
+        own, self._source = self._source, GivenDecks(orders, dealers, demons)
+        try:
+            self.reset(None, tables)
+        finally:
+            self._source = own
 
     def _deal_hands(self, idx: np.ndarray) -> None:
         """Antes and three cards each, then the first betting round, at tables ``idx``."""
