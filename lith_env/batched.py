@@ -29,7 +29,16 @@ from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig
 from lith_env.hands import _C2, _C3, strength_table
 from tablegame.engine import IllegalActionError
 
-__all__ = ["BET", "EXCHANGE", "OVER", "BatchedLith", "GivenDecks", "NumpyDecks", "ReferenceDecks"]
+__all__ = [
+    "BET",
+    "EXCHANGE",
+    "OVER",
+    "BatchedLith",
+    "GivenDecks",
+    "NumpyDecks",
+    "ReferenceDecks",
+    "award_showdowns",
+]
 
 BET, EXCHANGE, OVER = 0, 1, 2
 _WIDTH = len(BETTING_STATS)  # checks, calls, bets and raises, folds, chips
@@ -87,6 +96,44 @@ class NumpyDecks:
     def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         keys = self.rng.random((len(tables), len(self.deck)))
         return self.deck[np.argsort(keys, axis=1)], self.rng.random(len(tables)) < 0.5
+
+
+def award_showdowns(
+    committed: np.ndarray, live: np.ndarray, strength: np.ndarray, dealer: np.ndarray
+) -> np.ndarray:
+    """Chips each seat wins at a showdown, for many tables (rows) at once: side pots from the
+    smallest all-in up, each to the best eligible hand, equal hands splitting with odd chips to
+    the first tied winner left of the dealer (as :func:`lith_env.pots.side_pots` then
+    :func:`~lith_env.pots.award_pots`). ``committed`` (k, n) chips put in this hand, ``live``
+    (k, n) seats still in, ``strength`` (k, n) their hands' strengths, ``dealer`` (k,)."""
+    m, n = committed.shape
+    k = np.arange(m)
+    # Layers between consecutive live commitment levels (a repeated level is an empty layer).
+    big = np.iinfo(np.int64).max
+    levels = np.sort(np.where(live & (committed > 0), committed, big), axis=1)
+    amounts = np.zeros((m, n), dtype=np.int64)
+    previous = np.zeros(m, dtype=np.int64)
+    for j in range(n):
+        valid = levels[:, j] < big
+        top = np.where(valid, levels[:, j], previous)
+        amounts[:, j] = (np.minimum(committed, top[:, None]) - previous[:, None]).clip(0).sum(1)
+        previous = top
+    # Chips folded seats put in above every live level join the last pot.
+    leftover = (committed - previous[:, None]).clip(0).sum(axis=1)
+    active = amounts > 0
+    last = n - 1 - np.argmax(active[:, ::-1], axis=1)
+    amounts[k, last] += leftover
+    distance = (np.arange(n)[None, :] - dealer[:, None] - 1) % n  # from the dealer's left
+    won = np.zeros((m, n), dtype=np.int64)
+    for j in range(n):
+        eligible = live & (committed >= levels[:, j, None]) & active[:, j, None]
+        best = np.where(eligible, strength, np.iinfo(np.int64).min).max(axis=1)
+        winners = eligible & (strength == best[:, None])
+        share, odd = np.divmod(amounts[:, j], np.maximum(winners.sum(axis=1), 1))
+        first = np.argmin(np.where(winners, distance, n + 1), axis=1)
+        won += np.where(winners, share[:, None], 0)
+        won[k, first] += np.where(active[:, j], odd, 0)
+    return won
 
 
 class GivenDecks:
@@ -510,8 +557,6 @@ class BatchedLith:
         split, odd chips to the first tied winner left of the dealer (``lith_env.pots``)."""
         if len(idx) == 0:
             return
-        n, m = self.n, len(idx)
-        k = np.arange(m)
         live = self._in_hand(idx)
         self.showed[idx] = live
         hands = self.cards[idx].clip(0)
@@ -519,33 +564,7 @@ class BatchedLith:
         heads = self.demon_heads[idx][:, None]
         strength = np.where(heads, self._strengths[1][index], self._strengths[0][index])
         strength = np.where(live, strength, -1)
-        committed = self.committed[idx]
-        # Layers between consecutive live commitment levels (a repeated level is an empty layer).
-        big = np.iinfo(np.int64).max
-        levels = np.sort(np.where(live & (committed > 0), committed, big), axis=1)
-        amounts = np.zeros((m, n), dtype=np.int64)
-        previous = np.zeros(m, dtype=np.int64)
-        for j in range(n):
-            valid = levels[:, j] < big
-            top = np.where(valid, levels[:, j], previous)
-            amounts[:, j] = (np.minimum(committed, top[:, None]) - previous[:, None]).clip(0).sum(1)
-            previous = top
-        # Chips folded seats put in above every live level join the last pot.
-        leftover = (committed - previous[:, None]).clip(0).sum(axis=1)
-        active = amounts > 0
-        last = n - 1 - np.argmax(active[:, ::-1], axis=1)
-        amounts[k, last] += leftover
-        distance = (self.seat_range[None, :] - self.dealer[idx, None] - 1) % n
-        won = np.zeros((m, n), dtype=np.int64)
-        for j in range(n):
-            eligible = live & (committed >= levels[:, j, None]) & active[:, j, None]
-            best = np.where(eligible, strength, -2).max(axis=1)
-            winners = eligible & (strength == best[:, None])
-            share, odd = np.divmod(amounts[:, j], np.maximum(winners.sum(axis=1), 1))
-            first = np.argmin(np.where(winners, distance, n + 1), axis=1)
-            won += np.where(winners, share[:, None], 0)
-            won[k, first] += np.where(active[:, j], odd, 0)
-        self.winnings[idx] = won
+        self.winnings[idx] = award_showdowns(self.committed[idx], live, strength, self.dealer[idx])
         self._finish(idx)
 
     def _finish(self, idx: np.ndarray) -> None:

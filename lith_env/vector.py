@@ -11,7 +11,8 @@
 Both reset finished tables in the same step (``metadata["autoreset_mode"]`` is
 ``AutoresetMode.SAME_STEP``): the observation returned for a finished table is the first of its
 next episode; the last one is in ``info["final_obs"]`` (a float array, rows valid where
-``info["_final_obs"]``), its chip results in ``info["returns"]``.
+``info["_final_obs"]``), every seat's chips won in the episode in ``info["returns"]`` and, for
+:class:`LithVectorEnv`, the learner's seat in it in ``info["final_seat"]``.
 """
 
 from __future__ import annotations
@@ -175,6 +176,7 @@ class LithVectorEnv(_Base):
             info.update(
                 final_obs=final, _final_obs=terminated, returns=returns, _returns=terminated
             )
+            info.update(final_seat=self.seats.copy(), _final_seat=terminated)
             self._restart(done, None)
         info.update(self._info())
         truncated = np.zeros(self.num_envs, dtype=bool)
