@@ -94,8 +94,8 @@ class NumpyDecks:
         return self.rng.integers(self.config.num_players, size=len(tables))
 
     def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        keys = self.rng.random((len(tables), len(self.deck)))
-        return self.deck[np.argsort(keys, axis=1)], self.rng.random(len(tables)) < 0.5
+        decks = np.broadcast_to(self.deck, (len(tables), len(self.deck)))
+        return self.rng.permuted(decks, axis=1), self.rng.random(len(tables)) < 0.5
 
 
 def award_showdowns(
@@ -245,6 +245,11 @@ class BatchedLith:
         self.last_net = np.zeros((B, n), dtype=np.int64)  # net chips of each table's last hand
         source = ReferenceDecks if decks == "reference" else NumpyDecks
         self._source = source(config, B, first_dealer)
+        # action_masks() of every table is kept until the state changes (step and reset
+        # count versions), so a step after the caller's own mask query validates for free.
+        self._version = 0
+        self._masks_version = -1
+        self._masks = np.zeros((B, self.num_actions), dtype=np.int8)
 
     # ------------------------------------------------------------------ set-up
 
@@ -255,6 +260,7 @@ class BatchedLith:
         table then deals exactly as ``LithGame(config, seed)``. ``decks="numpy"``: ``seeds`` (an
         int or sequence) restarts the one generator; ``None`` continues it."""
         idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)
+        self._version += 1
         self.dealer[idx] = self._source.start(idx, seeds)
         stacks = np.broadcast_to(np.array(self.config.stacks, dtype=np.int64), (len(idx), self.n))
         self.stacks[idx] = stacks
@@ -367,16 +373,16 @@ class BatchedLith:
     def bet_options(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """Legal betting options of the seat to act at tables ``idx`` (in the betting phase),
         as :func:`lith_env.betting.bet_options` computes them for one table."""
-        seat = self.current[idx]
-        stack = self.stacks[idx, seat]
-        my_bet = self.bets[idx, seat]
+        at = idx * self.n + self.current[idx]  # flat (table, seat) index: cheaper to gather
+        stack = self.stacks.reshape(-1)[at]
+        my_bet = self.bets.reshape(-1)[at]
         highest = self.highest[idx]
         to_call = np.minimum(highest - my_bet, stack)
         all_in_to = my_bet + stack
         bet_size = self.bet_sizes[self.round[idx]]
-        limit_open = True if not self.limit else self.raises[idx] < 1 + self.config.max_raises
-        can_raise = self.open_to_raise[idx, seat] & (stack > to_call) & limit_open
+        can_raise = self.open_to_raise.reshape(-1)[at] & (stack > to_call)
         if self.limit:
+            can_raise &= self.raises[idx] < 1 + self.config.max_raises
             min_to = max_to = np.minimum(highest + bet_size, all_in_to)
         else:
             increment = np.maximum(self.last_raise[idx], bet_size)
@@ -393,6 +399,8 @@ class BatchedLith:
             "can_raise": can_raise,
             "min_to": min_to,
             "max_to": max_to,
+            "stack": stack,
+            "bet": my_bet,
         }
 
     def _raise_targets(self, idx: np.ndarray, options: dict, menu: np.ndarray) -> np.ndarray:
@@ -410,24 +418,22 @@ class BatchedLith:
         return np.minimum(np.maximum(target, options["min_to"]), options["max_to"])
 
     def _apply_bets(self, idx: np.ndarray, ids: np.ndarray) -> None:
+        n = self.n
         seat = self.current[idx]
+        at = idx * n + seat  # flat (table, seat) index
         options = self.bet_options(idx)
         fold = ids == 0
         check_call = ids == 1
-        raising = ~fold & ~check_call
-        stack_before = self.stacks[idx, seat].copy()
+        raising = ids >= 2
+        stack_before = options["stack"]
         # Fold
-        self.folded[idx[fold], seat[fold]] = True
-        # Check or call
-        chips = np.where(
-            check_call, np.minimum(self.highest[idx] - self.bets[idx, seat], stack_before), 0
-        )
-        # Bet or raise
+        self.folded.reshape(-1)[at[fold]] = True
+        # Check or call; bet or raise
         amount = self._raise_targets(idx, options, ids - 2)
-        chips = np.where(raising, amount - self.bets[idx, seat], chips)
-        self.stacks[idx, seat] -= chips
-        self.committed[idx, seat] += chips
-        self.bets[idx, seat] += chips
+        chips = np.where(raising, amount - options["bet"], np.where(check_call, options["call"], 0))
+        self.stacks.reshape(-1)[at] -= chips
+        self.committed.reshape(-1)[at] += chips
+        self.bets.reshape(-1)[at] += chips
         r_idx = idx[raising]
         if len(r_idx):
             size = amount[raising] - self.highest[r_idx]
@@ -440,21 +446,22 @@ class BatchedLith:
             self.raises[f_idx] += 1
             self.open_to_raise[f_idx] = True
             self.acted[r_idx] = False
-        self.acted[idx, seat] = True
-        self.open_to_raise[idx, seat] = False
-        # The public betting summary
-        was_check = check_call & (options["call"] == 0)
-        column = np.where(fold, 3, np.where(check_call, np.where(was_check, 0, 1), 2))
-        rounds = self.round[idx]
-        self.betting[idx, rounds, seat, column] += 1
-        self.betting[idx, rounds, seat, 4] += stack_before - self.stacks[idx, seat]
+        self.acted.reshape(-1)[at] = True
+        self.open_to_raise.reshape(-1)[at] = False
+        # The public betting summary: checks, calls, bets and raises, folds, chips
+        column = np.where(fold, 3, np.where(raising, 2, np.where(options["call"] == 0, 0, 1)))
+        summary = self.betting.reshape(-1)
+        cell = ((idx * NUM_ROUNDS + self.round[idx]) * n + seat) * _WIDTH
+        summary[cell + column] += 1
+        summary[cell + 4] += chips
         # A fold that leaves one player wins the pot at once.
         won = fold & ((~self.folded[idx]).sum(axis=1) == 1)
-        self._fold_win(idx[won])
-        rest = idx[~won]
-        nxt = self._next_to_bet(rest, seat[~won])
-        self.current[rest] = nxt
-        self._end_betting_round(rest[nxt < 0])
+        if won.any():
+            self._fold_win(idx[won])
+            idx, seat = idx[~won], seat[~won]
+        nxt = self._next_to_bet(idx, seat)
+        self.current[idx] = nxt
+        self._end_betting_round(idx[nxt < 0])
 
     # ------------------------------------------------------------------ exchanges
 
@@ -598,7 +605,9 @@ class BatchedLith:
         idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)
         idx = idx[~self.match_over[idx]]
         ids = actions[idx]
-        masks = self.action_masks(idx)
+        cached = self._masks if self._masks_version == self._version else None
+        masks = cached[idx] if cached is not None else self.action_masks(idx)
+        self._version += 1
         inside = (ids >= 0) & (ids < self.num_actions)
         clipped = np.clip(ids, 0, self.num_actions - 1)
         legal = inside & masks[np.arange(len(idx)), clipped].astype(bool)
@@ -619,6 +628,9 @@ class BatchedLith:
     def action_masks(self, idx: np.ndarray | None = None) -> np.ndarray:
         """int8 masks over action ids for the seat to act at tables ``idx`` (all by default),
         as :func:`lith_env.encoding.action_mask` gives them; zeros where nobody is to act."""
+        if idx is None and self._masks_version == self._version:
+            return self._masks.copy()  # nothing changed since the last call
+        every = idx is None
         idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
         masks = np.zeros((len(idx), self.num_actions), dtype=np.int8)
         acting = self.current[idx] >= 0
@@ -631,6 +643,8 @@ class BatchedLith:
             masks[b, 0] = options["can_fold"]
             masks[b, 1] = 1
             masks[b, 2 : self.keep_id] = options["can_raise"][:, None]
+        if every:
+            self._masks, self._masks_version = masks.copy(), self._version
         return masks
 
     def returns(self) -> np.ndarray:
