@@ -425,7 +425,6 @@ class BatchedLith:
         fold = ids == 0
         check_call = ids == 1
         raising = ids >= 2
-        stack_before = options["stack"]
         # Fold
         self.folded.reshape(-1)[at[fold]] = True
         # Check or call; bet or raise
