@@ -98,6 +98,17 @@ class NumpyDecks:
         return self.rng.permuted(decks, axis=1), self.rng.random(len(tables)) < 0.5
 
 
+def _sort3(hands: np.ndarray) -> np.ndarray:
+    """Sort three cards (axis 0 of a (3, ...) array) with a min/max network; returned with the
+    cards last and seats first, flattened as the (3n, k) cells of ``cards`` want them."""
+    a, b, c = hands
+    low, b = np.minimum(a, b), np.maximum(a, b)
+    mid, high = np.minimum(b, c), np.maximum(b, c)
+    low, mid = np.minimum(low, mid), np.maximum(low, mid)
+    n, k = a.shape
+    return np.stack([low, mid, high], axis=1).reshape(3 * n, k)  # (n, 3, k) -> seat-major
+
+
 def award_showdowns(
     committed: np.ndarray, live: np.ndarray, strength: np.ndarray, dealer: np.ndarray
 ) -> np.ndarray:
@@ -106,33 +117,51 @@ def award_showdowns(
     the first tied winner left of the dealer (as :func:`lith_env.pots.side_pots` then
     :func:`~lith_env.pots.award_pots`). ``committed`` (k, n) chips put in this hand, ``live``
     (k, n) seats still in, ``strength`` (k, n) their hands' strengths, ``dealer`` (k,)."""
-    m, n = committed.shape
-    k = np.arange(m)
+    seat_major = [np.ascontiguousarray(np.asarray(x).T) for x in (committed, live, strength)]
+    return _award(*seat_major, np.asarray(dealer)).T
+
+
+def _award(
+    committed: np.ndarray, live: np.ndarray, strength: np.ndarray, dealer: np.ndarray
+) -> np.ndarray:
+    """:func:`award_showdowns` on seat-major (n, k) arrays (reductions run over the first
+    axis, which numpy does fast)."""
+    n, k = committed.shape
+    rows = np.arange(k)
     # Layers between consecutive live commitment levels (a repeated level is an empty layer).
     big = np.iinfo(np.int64).max
-    levels = np.sort(np.where(live & (committed > 0), committed, big), axis=1)
-    amounts = np.zeros((m, n), dtype=np.int64)
-    previous = np.zeros(m, dtype=np.int64)
+    levels = np.sort(np.where(live & (committed > 0), committed, big), axis=0)
+    amounts = np.zeros((n, k), dtype=np.int64)
+    previous = np.zeros(k, dtype=np.int64)
     for j in range(n):
-        valid = levels[:, j] < big
-        top = np.where(valid, levels[:, j], previous)
-        amounts[:, j] = (np.minimum(committed, top[:, None]) - previous[:, None]).clip(0).sum(1)
+        valid = levels[j] < big
+        top = np.where(valid, levels[j], previous)
+        amounts[j] = (np.minimum(committed, top) - previous).clip(0).sum(axis=0)
         previous = top
     # Chips folded seats put in above every live level join the last pot.
-    leftover = (committed - previous[:, None]).clip(0).sum(axis=1)
+    leftover = (committed - previous).clip(0).sum(axis=0)
     active = amounts > 0
-    last = n - 1 - np.argmax(active[:, ::-1], axis=1)
-    amounts[k, last] += leftover
-    distance = (np.arange(n)[None, :] - dealer[:, None] - 1) % n  # from the dealer's left
-    won = np.zeros((m, n), dtype=np.int64)
+    last = np.zeros(k, dtype=np.int64)
     for j in range(n):
-        eligible = live & (committed >= levels[:, j, None]) & active[:, j, None]
-        best = np.where(eligible, strength, np.iinfo(np.int64).min).max(axis=1)
-        winners = eligible & (strength == best[:, None])
-        share, odd = np.divmod(amounts[:, j], np.maximum(winners.sum(axis=1), 1))
-        first = np.argmin(np.where(winners, distance, n + 1), axis=1)
-        won += np.where(winners, share[:, None], 0)
-        won[k, first] += np.where(active[:, j], odd, 0)
+        last = np.where(active[j], j, last)
+    amounts[last, rows] += leftover
+    distance = (np.arange(n)[:, None] - dealer[None, :] - 1) % n  # from the dealer's left
+    won = np.zeros((n, k), dtype=np.int64)
+    lowest = np.iinfo(np.int64).min
+    for j in range(n):
+        eligible = live & (committed >= levels[j]) & active[j]
+        best = np.where(eligible, strength, lowest).max(axis=0)
+        winners = eligible & (strength == best)
+        share, odd = np.divmod(amounts[j], np.maximum(winners.sum(axis=0), 1))
+        first = np.full(k, n, dtype=np.int64)  # the winner nearest the dealer's left
+        near = np.full(k, n + 1, dtype=np.int64)
+        for seat in range(n):
+            closer = winners[seat] & (distance[seat] < near)
+            first = np.where(closer, seat, first)
+            near = np.where(closer, distance[seat], near)
+        won += np.where(winners, share, 0)
+        got_odd = active[j] & (first < n)
+        won[first[got_odd], rows[got_odd]] += odd[got_odd]
     return won
 
 
@@ -197,6 +226,11 @@ class BatchedLith:
         self.seat_range = np.arange(n)
         # Seats clockwise from each seat's left: _clockwise[s] = s+1, s+2, ..., s (mod n).
         self._clockwise = (np.arange(n)[:, None] + np.arange(1, n + 1)[None, :]) % n
+        self._seat_offsets = np.arange(n)[:, None]  # added to idx * n: (n, k) cells
+        self._ex_offsets = np.arange(2 * n)[:, None]
+        self._card_offsets = np.arange(3 * n)[:, None]
+        self._betting_width = NUM_ROUNDS * n * _WIDTH
+        self._betting_offsets = np.arange(self._betting_width)[:, None]
         # Strength tables of the roles in play (demon: imposter on heads, beggar on tails).
         pac = config.pawns_and_courts
         if config.excuse == "demon":
@@ -285,82 +319,117 @@ class BatchedLith:
         finally:
             self._source = own
 
+    # Row access: per-seat arrays (B, n) are read and written through flat indices. Gathers and
+    # scatters of a few whole rows (``a[idx]``) and reductions over the short seat axis are
+    # slow in numpy; 1-D ``take``/``put`` on a (n, k) array of cells ``idx * n + seat``, and
+    # reductions over its first axis, are fast.
+
+    def _cells(self, idx: np.ndarray) -> np.ndarray:
+        """(n, k) flat indices of every seat at tables ``idx``: row s is ``idx * n + s``."""
+        return idx[None, :] * self.n + self._seat_offsets
+
+    def _get(self, array: np.ndarray, cells: np.ndarray) -> np.ndarray:
+        return array.reshape(-1)[cells]
+
+    def _put(self, array: np.ndarray, cells: np.ndarray, values: Any) -> None:
+        array.reshape(-1)[cells] = values
+
     def _deal_hands(self, idx: np.ndarray) -> None:
         """Antes and three cards each, then the first betting round, at tables ``idx``."""
         if len(idx) == 0:
             return
-        n = self.n
+        n, k = self.n, len(idx)
+        rows = np.arange(k)
+        cells = self._cells(idx)
         orders, demons = self._source.deal(idx)
         self.deck[idx, : self.D] = orders
-        self.deck_head[idx] = 0
         self.deck_tail[idx] = self.D
         self.demon_heads[idx] = demons
-        self.hand_start[idx] = self.stacks[idx]
-        dealt = self.stacks[idx] > 0
-        self.dealt_in[idx] = dealt
-        self.folded[idx] = ~dealt
-        self.committed[idx] = 0
-        self.bets[idx] = 0
-        self.winnings[idx] = 0
-        self.showed[idx] = False
+        stacks = self._get(self.stacks, cells)  # (n, k)
+        self._put(self.hand_start, cells, stacks)
+        dealt = stacks > 0
+        self._put(self.dealt_in, cells, dealt)
+        self._put(self.folded, cells, ~dealt)
+        for array in (self.bets, self.winnings):
+            self._put(array, cells, 0)
+        self._put(self.showed, cells, False)
         self.num_exchanges[idx] = 0
-        self.ex_discarded[idx] = -1
-        self.ex_card[idx] = -1
-        self.ex_drew[idx] = -1
-        self.ex_received[idx] = -1
-        self.ex_from[idx] = -1
-        self.ex_taken_by[idx] = -2
-        self.betting[idx] = 0
+        ex_cells = idx[None, :] * (2 * n) + self._ex_offsets
+        for array, blank in (
+            (self.ex_discarded, -1),
+            (self.ex_card, -1),
+            (self.ex_drew, -1),
+            (self.ex_received, -1),
+            (self.ex_from, -1),
+            (self.ex_taken_by, -2),
+        ):
+            self._put(array, ex_cells, blank)
+        self._put(self.betting, idx[None, :] * self._betting_width + self._betting_offsets, 0)
         # Antes: everyone with chips posts min(ante, stack).
-        ante = np.minimum(self.config.ante, self.stacks[idx])
-        self.stacks[idx] -= ante
-        self.committed[idx] = ante
-        # Deal three rounds of one card, starting left of the dealer, to seats dealt in.
-        order = self._clockwise[self.dealer[idx]]  # (k, n) seats from the dealer's left
-        live = np.take_along_axis(dealt, order, axis=1)
-        position = np.cumsum(live, axis=1) - 1  # index among dealt-in seats
-        count = live.sum(axis=1)
-        k = np.arange(len(idx))[:, None]
-        hands = np.full((len(idx), n, 3), -1, dtype=np.int64)
-        for r in range(3):
-            at = r * count[:, None] + position  # the deck position each seat's card comes from
-            card = orders[k, np.where(live, at, 0)]
-            hands[k, order, r] = np.where(live, card, -1)
-        hands.sort(axis=2)
-        hands[~dealt] = -1
-        self.cards[idx] = hands
+        ante = np.minimum(self.config.ante, stacks)
+        self._put(self.stacks, cells, stacks - ante)
+        self._put(self.committed, cells, ante)
+        # Deal three rounds of one card, starting left of the dealer, to the seats dealt in.
+        count = dealt.sum(axis=0)
+        hands = np.full((3, n, k), -1, dtype=np.int64)  # [card, seat, table]
+        position = np.zeros(k, dtype=np.int64)
+        dealer = self.dealer[idx]
+        for j in range(1, n + 1):
+            seat = (dealer + j) % n
+            live = dealt[seat, rows]
+            for r in range(3):
+                card = orders[rows, np.where(live, r * count + position, 0)]
+                hands[r, seat, rows] = np.where(live, card, -1)
+            position += live
+        self._put(self.cards, idx[None, :] * (3 * n) + self._card_offsets, _sort3(hands))
         self.deck_head[idx] = 3 * count
         self._start_betting_round(idx, 0)
 
     # ------------------------------------------------------------------ betting
 
-    def _can_bet(self, idx: np.ndarray) -> np.ndarray:
-        return self.dealt_in[idx] & ~self.folded[idx] & (self.stacks[idx] > 0)
-
     def _start_betting_round(self, idx: np.ndarray, round_: int | np.ndarray) -> None:
         self.phase[idx] = BET
         self.round[idx] = round_
-        self.bets[idx] = 0
         self.highest[idx] = 0
         self.last_raise[idx] = 0
         self.raises[idx] = 0
-        self.acted[idx] = False
-        self.open_to_raise[idx] = True
-        skip = self._can_bet(idx).sum(axis=1) <= 1
+        cells = self._cells(idx)
+        self._put(self.bets, cells, 0)
+        self._put(self.acted, cells, False)
+        self._put(self.open_to_raise, cells, True)
+        can_bet = self._can_bet(cells)
+        skip = can_bet.sum(axis=0) <= 1
         go = idx[~skip]
         first = self._next_to_bet(go, self.dealer[go])
         self.current[go] = first
         self._end_betting_round(np.concatenate([idx[skip], go[first < 0]]))
 
+    def _can_bet(self, cells: np.ndarray) -> np.ndarray:
+        return (
+            self._get(self.dealt_in, cells)
+            & ~self._get(self.folded, cells)
+            & (self._get(self.stacks, cells) > 0)
+        )
+
     def _next_to_bet(self, idx: np.ndarray, after: np.ndarray) -> np.ndarray:
         """The next seat clockwise after ``after`` that still has to act (-1: none)."""
+        found = np.full(len(idx), -1, dtype=np.int64)
         if len(idx) == 0:
-            return np.zeros(0, dtype=np.int64)
-        needs = self._can_bet(idx) & (~self.acted[idx] | (self.bets[idx] < self.highest[idx, None]))
-        seats = self._clockwise[after]
-        needs_at = np.take_along_axis(needs, seats, axis=1)
-        first = np.argmax(needs_at, axis=1)
-        return np.where(needs_at.any(axis=1), seats[np.arange(len(idx)), first], -1)
+            return found
+        n = self.n
+        highest = self.highest[idx]
+        base = idx * n
+        for j in range(n, 0, -1):  # the nearest seat is checked last, so it wins
+            seat = (after + j) % n
+            at = base + seat
+            needs = (
+                self.dealt_in.reshape(-1)[at]
+                & ~self.folded.reshape(-1)[at]
+                & (self.stacks.reshape(-1)[at] > 0)
+                & (~self.acted.reshape(-1)[at] | (self.bets.reshape(-1)[at] < highest))
+            )
+            found = np.where(needs, seat, found)
+        return found
 
     def _end_betting_round(self, idx: np.ndarray) -> None:
         if len(idx) == 0:
@@ -388,7 +457,7 @@ class BatchedLith:
             increment = np.maximum(self.last_raise[idx], bet_size)
             min_to = np.minimum(highest + increment, all_in_to)
             if self.pot_limit:
-                pot = self.committed[idx].sum(axis=1)
+                pot = self._get(self.committed, self._cells(idx)).sum(axis=0)
                 max_to = np.minimum(highest + pot + (highest - my_bet), all_in_to)
                 max_to = np.maximum(max_to, min_to)
             else:
@@ -409,7 +478,7 @@ class BatchedLith:
         if self.limit:
             return options["min_to"]
         highest = self.highest[idx]
-        pot_after_call = self.committed[idx].sum(axis=1) + options["call"]
+        pot_after_call = self._get(self.committed, self._cells(idx)).sum(axis=0) + options["call"]
         target = np.select(
             [menu == 0, menu == 1, menu == 2],
             [options["min_to"], highest + pot_after_call // 2, highest + pot_after_call],
@@ -454,7 +523,7 @@ class BatchedLith:
         summary[cell + column] += 1
         summary[cell + 4] += chips
         # A fold that leaves one player wins the pot at once.
-        won = fold & ((~self.folded[idx]).sum(axis=1) == 1)
+        won = fold & ((~self._get(self.folded, self._cells(idx))).sum(axis=0) == 1)
         if won.any():
             self._fold_win(idx[won])
             idx, seat = idx[~won], seat[~won]
@@ -464,8 +533,8 @@ class BatchedLith:
 
     # ------------------------------------------------------------------ exchanges
 
-    def _in_hand(self, idx: np.ndarray) -> np.ndarray:
-        return self.dealt_in[idx] & ~self.folded[idx]
+    def _in_hand(self, cells: np.ndarray) -> np.ndarray:
+        return self._get(self.dealt_in, cells) & ~self._get(self.folded, cells)
 
     def _start_exchange(self, idx: np.ndarray) -> None:
         if len(idx) == 0:
@@ -477,19 +546,31 @@ class BatchedLith:
     def _next_in_hand(self, idx: np.ndarray, after: np.ndarray, e: np.ndarray) -> np.ndarray:
         """The next seat clockwise after ``after`` still in the hand that has not decided in
         exchange ``e`` (-1: none; the order ends before it would pass the dealer again)."""
-        undecided = self._in_hand(idx) & (self.ex_discarded[idx, e] < 0)
-        seats = self._clockwise[after]
-        at = np.take_along_axis(undecided, seats, axis=1)
-        first = np.argmax(at, axis=1)
-        return np.where(at.any(axis=1), seats[np.arange(len(idx)), first], -1)
+        n = self.n
+        found = np.full(len(idx), -1, dtype=np.int64)
+        base = idx * n
+        ex_base = (idx * 2 + e) * n
+        for j in range(n, 0, -1):
+            seat = (after + j) % n
+            at = base + seat
+            undecided = (
+                self.dealt_in.reshape(-1)[at]
+                & ~self.folded.reshape(-1)[at]
+                & (self.ex_discarded.reshape(-1)[ex_base + seat] < 0)
+            )
+            found = np.where(undecided, seat, found)
+        return found
 
     def _apply_exchanges(self, idx: np.ndarray, ids: np.ndarray) -> None:
+        n = self.n
         seat = self.current[idx]
         e = self.num_exchanges[idx] - 1
         discard = ids > self.keep_id
-        card = np.where(discard, self.cards[idx, seat, np.clip(ids - self.keep_id - 1, 0, 2)], -1)
-        self.ex_discarded[idx, e, seat] = discard
-        self.ex_card[idx, e, seat] = card
+        which = np.clip(ids - self.keep_id - 1, 0, 2)
+        card = np.where(discard, self.cards.reshape(-1)[(idx * n + seat) * 3 + which], -1)
+        at = (idx * 2 + e) * n + seat
+        self.ex_discarded.reshape(-1)[at] = discard
+        self.ex_card.reshape(-1)[at] = card
         nxt = self._next_in_hand(idx, seat, e)
         # The order runs from the dealer's left: it ends after the last seat before the dealer's
         # left comes round again, which _next_in_hand already gives as "no undecided seat".
@@ -503,59 +584,70 @@ class BatchedLith:
         """Each discarder, from the dealer's left, takes the discard of the next player still in
         on their left if that player discarded, else the top card of the deck; discards nobody
         takes go to the bottom of the deck in order (as ``LithHand._resolve_exchange``)."""
-        n, m = self.n, len(idx)
-        k = np.arange(m)
+        n, k = self.n, len(idx)
+        rows = np.arange(k)
         e = self.num_exchanges[idx] - 1
-        seats = self._clockwise[self.dealer[idx]]  # from the dealer's left
-        live = np.take_along_axis(self._in_hand(idx), seats, axis=1)
-        # Stable sort: the seats still in first, in order from the dealer's left.
-        order = np.take_along_axis(seats, np.argsort(~live, axis=1, kind="stable"), axis=1)
-        size = live.sum(axis=1)
-        discarded = self.ex_discarded[idx, e] == 1  # (m, n) by seat
-        cards = self.ex_card[idx, e]
-        received = np.full((m, n), -1, dtype=np.int64)
-        source = np.full((m, n), -1, dtype=np.int64)
-        taken_by = np.full((m, n), -2, dtype=np.int64)
+        ex_cells = ((idx * 2 + e) * n)[None, :] + self._seat_offsets  # (n, k) this exchange
+        in_hand = self._in_hand(self._cells(idx))  # (n, k) by seat
+        discarded = self._get(self.ex_discarded, ex_cells) == 1
+        cards = self._get(self.ex_card, ex_cells)
+        # The seats still in, in order from the dealer's left: order[i] is the i-th (n, k).
+        dealer = self.dealer[idx]
+        order = np.zeros((n, k), dtype=np.int64)
+        size = np.zeros(k, dtype=np.int64)
+        for j in range(1, n + 1):
+            seat = (dealer + j) % n
+            live = in_hand[seat, rows]
+            order[np.where(live, size, n - 1), rows] = np.where(live, seat, order[n - 1, rows])
+            size += live
+        received = np.full((n, k), -1, dtype=np.int64)
+        source = np.full((n, k), -1, dtype=np.int64)
+        taken_by = np.full((n, k), -2, dtype=np.int64)
+        deck = self.deck.reshape(-1)
+        deck_base = idx * self.deck.shape[1]
+        head = self.deck_head[idx]
         for i in range(n):
             valid = i < size
-            seat = order[:, i]
-            left = order[k, (i + 1) % np.maximum(size, 1)]
-            mine = valid & discarded[k, seat]
-            from_left = mine & (left != seat) & discarded[k, left]
+            seat = order[i]
+            left = order[(i + 1) % np.maximum(size, 1), rows]
+            mine = valid & discarded[seat, rows]
+            from_left = mine & (left != seat) & discarded[left, rows]
             from_deck = mine & ~from_left
-            top = self.deck[idx, self.deck_head[idx]]
-            got = np.where(from_left, cards[k, left], top)
-            received[k[mine], seat[mine]] = got[mine]
-            source[k[from_left], seat[from_left]] = left[from_left]
-            taken_by[k[from_left], left[from_left]] = seat[from_left]
-            self.deck_head[idx] += from_deck
+            got = np.where(from_left, cards[left, rows], deck[deck_base + head])
+            received[seat[mine], rows[mine]] = got[mine]
+            source[seat[from_left], rows[from_left]] = left[from_left]
+            taken_by[left[from_left], rows[from_left]] = seat[from_left]
+            head += from_deck
+        self.deck_head[idx] = head
         # Discards nobody took go to the bottom, in order from the dealer's left.
+        tail = self.deck_tail[idx]
         for i in range(n):
-            seat = order[:, i]
-            bottom = (i < size) & discarded[k, seat] & (taken_by[k, seat] == -2)
-            taken_by[k[bottom], seat[bottom]] = -1
-            b_idx = idx[bottom]
-            self.deck[b_idx, self.deck_tail[b_idx]] = cards[k[bottom], seat[bottom]]
-            self.deck_tail[b_idx] += 1
+            seat = order[i]
+            bottom = (i < size) & discarded[seat, rows] & (taken_by[seat, rows] == -2)
+            taken_by[seat[bottom], rows[bottom]] = -1
+            deck[deck_base[bottom] + tail[bottom]] = cards[seat[bottom], rows[bottom]]
+            tail += bottom
+        self.deck_tail[idx] = tail
         # New hands: the discarded card replaced by the one received, kept sorted.
-        hands = self.cards[idx]
-        swap = hands == np.where(discarded, cards, -3)[:, :, None]
-        hands = np.where(swap, received[:, :, None], hands)
-        hands.sort(axis=2)
-        self.cards[idx] = hands
-        self.ex_received[idx, e] = received
-        self.ex_from[idx, e] = source
-        self.ex_taken_by[idx, e] = taken_by
-        self.ex_drew[idx, e] = np.where(discarded, (source < 0).astype(np.int64), -1)
+        card_cells = idx[None, :] * (3 * n) + self._card_offsets  # (3n, k): seat-major
+        hands = self._get(self.cards, card_cells).reshape(n, 3, k).transpose(1, 0, 2)
+        gone = np.where(discarded, cards, -3)[None, :, :]
+        hands = np.where(hands == gone, received[None, :, :], hands)
+        self._put(self.cards, card_cells, _sort3(hands))
+        self._put(self.ex_received, ex_cells, received)
+        self._put(self.ex_from, ex_cells, source)
+        self._put(self.ex_taken_by, ex_cells, taken_by)
+        self._put(self.ex_drew, ex_cells, np.where(discarded, (source < 0).astype(np.int64), -1))
 
     # ------------------------------------------------------------------ the end of a hand
 
     def _fold_win(self, idx: np.ndarray) -> None:
         if len(idx) == 0:
             return
-        winner = np.argmax(self._in_hand(idx), axis=1)
-        self.winnings[idx] = 0
-        self.winnings[idx, winner] = self.committed[idx].sum(axis=1)
+        cells = self._cells(idx)
+        in_hand = self._in_hand(cells)
+        pot = self._get(self.committed, cells).sum(axis=0)
+        self._put(self.winnings, cells, np.where(in_hand, pot[None, :], 0))
         self._finish(idx)
 
     def _showdown(self, idx: np.ndarray) -> None:
@@ -563,32 +655,43 @@ class BatchedLith:
         split, odd chips to the first tied winner left of the dealer (``lith_env.pots``)."""
         if len(idx) == 0:
             return
-        live = self._in_hand(idx)
-        self.showed[idx] = live
-        hands = self.cards[idx].clip(0)
-        index = _C3[hands[:, :, 2]] + _C2[hands[:, :, 1]] + hands[:, :, 0]
-        heads = self.demon_heads[idx][:, None]
+        cells = self._cells(idx)
+        live = self._in_hand(cells)  # (n, k)
+        self._put(self.showed, cells, live)
+        n, k = cells.shape
+        hands = self._get(self.cards, idx[None, :] * (3 * n) + self._card_offsets).clip(0)
+        hands = hands.reshape(n, 3, k)  # [seat, card, table], cards sorted
+        index = _C3[hands[:, 2]] + _C2[hands[:, 1]] + hands[:, 0]
+        heads = self.demon_heads[idx]
         strength = np.where(heads, self._strengths[1][index], self._strengths[0][index])
         strength = np.where(live, strength, -1)
-        self.winnings[idx] = award_showdowns(self.committed[idx], live, strength, self.dealer[idx])
+        committed = self._get(self.committed, cells)
+        self._put(self.winnings, cells, _award(committed, live, strength, self.dealer[idx]))
         self._finish(idx)
 
     def _finish(self, idx: np.ndarray) -> None:
-        self.stacks[idx] += self.winnings[idx]
+        cells = self._cells(idx)
+        stacks = self._get(self.stacks, cells) + self._get(self.winnings, cells)
+        self._put(self.stacks, cells, stacks)
+        self._put(self.last_net, cells, stacks - self._get(self.hand_start, cells))
         self.phase[idx] = OVER
         self.current[idx] = -1
-        self.last_net[idx] = self.stacks[idx] - self.hand_start[idx]
         self.hands_played[idx] += 1
-        alive = (self.stacks[idx] > 0).sum(axis=1)
+        alive = (stacks > 0).sum(axis=0)
         limit = self.config.max_hands
         over = (alive <= 1) | (self.hands_played[idx] >= limit if limit else False)
         self.match_over[idx] = over
         go = idx[~over]
         if len(go):
             # The deal passes left, to the next player still in the match.
-            seats = self._clockwise[self.dealer[go]]
-            has = np.take_along_axis(self.stacks[go] > 0, seats, axis=1)
-            self.dealer[go] = seats[np.arange(len(go)), np.argmax(has, axis=1)]
+            has_chips = stacks[:, ~over] > 0
+            dealer = self.dealer[go]
+            rows = np.arange(len(go))
+            nxt = dealer.copy()
+            for j in range(self.n, 0, -1):
+                seat = (dealer + j) % self.n
+                nxt = np.where(has_chips[seat, rows], seat, nxt)
+            self.dealer[go] = nxt
             self._deal_hands(go)
 
     # ------------------------------------------------------------------ the step
