@@ -102,11 +102,14 @@ def _sort3(hands: np.ndarray) -> np.ndarray:
     """Sort three cards (axis 0 of a (3, ...) array) with a min/max network; returned with the
     cards last and seats first, flattened as the (3n, k) cells of ``cards`` want them."""
     a, b, c = hands
-    low, b = np.minimum(a, b), np.maximum(a, b)
-    mid, high = np.minimum(b, c), np.maximum(b, c)
-    low, mid = np.minimum(low, mid), np.maximum(low, mid)
     n, k = a.shape
-    return np.stack([low, mid, high], axis=1).reshape(3 * n, k)  # (n, 3, k) -> seat-major
+    out = np.empty((n, 3, k), dtype=hands.dtype)  # seat-major: row 3s + r is seat s's card r
+    low, b = np.minimum(a, b), np.maximum(a, b)
+    np.minimum(b, c, out=out[:, 1])
+    np.maximum(b, c, out=out[:, 2])
+    np.minimum(low, out[:, 1], out=out[:, 0])
+    np.maximum(low, out[:, 1], out=out[:, 1])
+    return out.reshape(3 * n, k)
 
 
 def award_showdowns(
@@ -229,6 +232,7 @@ class BatchedLith:
         self._seat_offsets = np.arange(n)[:, None]  # added to idx * n: (n, k) cells
         self._ex_offsets = np.arange(2 * n)[:, None]
         self._card_offsets = np.arange(3 * n)[:, None]
+        self._deck_offsets = np.arange(len(config.deck))[None, :]
         self._betting_width = NUM_ROUNDS * n * _WIDTH
         self._betting_offsets = np.arange(self._betting_width)[:, None]
         # Strength tables of the roles in play (demon: imposter on heads, beggar on tails).
@@ -342,7 +346,8 @@ class BatchedLith:
         rows = np.arange(k)
         cells = self._cells(idx)
         orders, demons = self._source.deal(idx)
-        self.deck[idx, : self.D] = orders
+        width = self.deck.shape[1]
+        self._put(self.deck, idx[:, None] * width + self._deck_offsets, orders)
         self.deck_tail[idx] = self.D
         self.demon_heads[idx] = demons
         stacks = self._get(self.stacks, cells)  # (n, k)
