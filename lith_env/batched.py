@@ -233,6 +233,13 @@ class BatchedLith:
         self._ex_offsets = np.arange(2 * n)[:, None]
         self._card_offsets = np.arange(3 * n)[:, None]
         self._deck_offsets = np.arange(len(config.deck))[None, :]
+        # For observations: seats in order from each seat, and the betting summary's cells in
+        # that order ([round, position from me, stat] -> flat offset within a table's block).
+        self._rotations = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
+        r, p, w = np.meshgrid(np.arange(NUM_ROUNDS), np.arange(n), np.arange(_WIDTH), indexing="ij")
+        self._history_cells = np.stack(
+            [((r * n + (p + me) % n) * _WIDTH + w).ravel() for me in range(n)]
+        )
         self._betting_width = NUM_ROUNDS * n * _WIDTH
         self._betting_offsets = np.arange(self._betting_width)[:, None]
         # Strength tables of the roles in play (demon: imposter on heads, beggar on tails).
@@ -766,89 +773,94 @@ class BatchedLith:
         idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
         me = np.asarray(seats, dtype=np.int64)
         m, n, at, total = len(idx), self.n, self._at, self.total
-        k = np.arange(m)
         obs = np.zeros((m, at.size), dtype=np.float32)
+        flat = obs.reshape(-1)  # one-hot entries are written at row * size + column
+        row_start = np.arange(m) * at.size
+        # Per-seat values in seat order from me: (m, n) cells of the (B, n) arrays.
+        order = self._rotations[me]  # (m, n): seat at each position from me
+        seat_cells = (idx * n)[:, None] + order
+        my_cell = idx * n + me
         # Own cards and hand features
-        mine = self.cards[idx, me]  # (m, 3) sorted, -1 when out
+        mine = self.cards.reshape(-1, 3)[my_cell]  # (m, 3) sorted, -1 when out
         has = mine[:, 0] >= 0
-        obs[k[has, None], at.own + mine[has]] = 1.0
+        flat[(row_start[has, None] + at.own + mine[has]).ravel()] = 1.0
         index = _C3[mine[:, 2].clip(0)] + _C2[mine[:, 1].clip(0)] + mine[:, 0].clip(0)
-        features = self._features[index]
+        features = np.take(self._features, index, axis=0)
         features[~has] = 0.0
-        width = features.shape[1]
-        obs[:, at.hand : at.hand + width] = features
+        obs[:, at.hand : at.hand + features.shape[1]] = features
         # Phase
         phase, rnd = self.phase[idx], self.round[idx]
         phase_index = np.where(
             phase == OVER, len(encoding.PHASES) - 1, 2 * rnd + (phase == EXCHANGE)
         )
-        obs[k, at.phase + phase_index] = 1.0
+        flat[row_start + at.phase + phase_index] = 1.0
         # Chips: pot, to call, highest, raise range (mine only)
         betting_now = phase == BET
-        pot = self.committed[idx].sum(axis=1)
-        bets = np.where(betting_now[:, None], self.bets[idx], 0)
+        committed = self._get(self.committed, seat_cells)  # (m, n) from me
+        stacks = self._get(self.stacks, seat_cells)
+        bets = np.where(betting_now[:, None], self._get(self.bets, seat_cells), 0)
+        pot = committed.T.sum(axis=0) if n > 1 else committed[:, 0]
         highest = np.where(betting_now, self.highest[idx], 0)
-        to_call = np.where(betting_now, np.minimum(highest - bets[k, me], self.stacks[idx, me]), 0)
+        to_call = np.where(betting_now, np.minimum(highest - bets[:, 0], stacks[:, 0]), 0)
         low = np.zeros(m, dtype=np.int64)
         high = np.zeros(m, dtype=np.int64)
-        acting = betting_now & (self.current[idx] == me)
-        a = np.flatnonzero(acting)
-        if len(a):
-            options = self.bet_options(idx[a])
+        acting = np.flatnonzero(betting_now & (self.current[idx] == me))
+        if len(acting):
+            options = self.bet_options(idx[acting])
             ok = options["can_raise"]
-            low[a[ok]] = options["min_to"][ok]
-            high[a[ok]] = options["max_to"][ok]
-        chips = np.stack([pot, to_call, highest, low, high], axis=1) / total
-        obs[:, at.chips : at.chips + 5] = chips
-        # Seats, in order from me
-        order = (me[:, None] + self.seat_range[None, :]) % n  # (m, n)
-        relative = (self.seat_range[None, :] - me[:, None]) % n  # seat -> position from me
-        stacks = np.take_along_axis(self.stacks[idx], order, axis=1)
-        dealt = np.take_along_axis(self.dealt_in[idx], order, axis=1)
-        folded = np.take_along_axis(self.folded[idx], order, axis=1)
+            low[acting[ok]] = options["min_to"][ok]
+            high[acting[ok]] = options["max_to"][ok]
+        chips = obs[:, at.chips : at.chips + 5]
+        for j, value in enumerate((pot, to_call, highest, low, high)):
+            chips[:, j] = value / total
+        # Seats, in order from me: nine fields each
+        dealt = self._get(self.dealt_in, seat_cells)
+        folded = self._get(self.folded, seat_cells)
         live = dealt & ~folded
-        seat_block = np.stack(
-            [
-                stacks / total,
-                np.take_along_axis(bets, order, axis=1) / total,
-                np.take_along_axis(self.committed[idx], order, axis=1) / total,
-                live,
-                dealt & folded,
-                live & (stacks == 0),
-                ~dealt,
-                order == self.dealer[idx, None],
-                order == self.current[idx, None],
-            ],
-            axis=2,
-        )
-        obs[:, at.seats : at.seats + 9 * n] = seat_block.reshape(m, 9 * n)
-        # Exchanges
+        block = obs[:, at.seats : at.seats + 9 * n].reshape(m, n, 9)
+        block[:, :, 0] = stacks / total
+        block[:, :, 1] = bets / total
+        block[:, :, 2] = committed / total
+        block[:, :, 3] = live
+        block[:, :, 4] = dealt & folded
+        block[:, :, 5] = live & (stacks == 0)
+        block[:, :, 6] = ~dealt
+        block[:, :, 7] = order == self.dealer[idx, None]
+        block[:, :, 8] = order == self.current[idx, None]
+        # Exchanges: per seat (position from me) discarded/kept, drew/took; mine in detail
         started = self.num_exchanges[idx]
-        for e, (block, gave, taken_by, got, got_from) in enumerate(at.exchanges):
+        for e, (start, gave, taken_by, got, got_from) in enumerate(at.exchanges):
             exists = started > e
+            if not exists.any():
+                continue
             resolved = exists & ((started - 1 > e) | (phase != EXCHANGE))
-            decided = exists[:, None] & (self.ex_discarded[idx, e] >= 0)
-            disc = self.ex_discarded[idx, e] == 1
-            rows, seat = np.nonzero(decided)
-            obs[rows, block + 4 * relative[rows, seat] + np.where(disc[rows, seat], 0, 1)] = 1.0
-            drew_known = resolved[:, None] & disc
-            rows, seat = np.nonzero(drew_known)
-            drew = self.ex_drew[idx, e][rows, seat] == 1
-            obs[rows, block + 4 * relative[rows, seat] + np.where(drew, 2, 3)] = 1.0
-            my_card = np.where(exists, self.ex_card[idx, e][k, me], -1)
+            ex_cells = ((idx * 2 + e) * n)[:, None] + order
+            decision = self._get(self.ex_discarded, ex_cells)  # (m, n): -1, 0 kept, 1
+            decided = exists[:, None] & (decision >= 0)
+            seat_base = row_start[:, None] + start + 4 * self.seat_range[None, :]
+            flat[(seat_base + np.where(decision == 1, 0, 1))[decided]] = 1.0
+            drew = self._get(self.ex_drew, ex_cells)
+            known = resolved[:, None] & (decision == 1)
+            flat[(seat_base + np.where(drew == 1, 2, 3))[known]] = 1.0
+            mine_at = (idx * 2 + e) * n + me
+            my_card = np.where(exists, self.ex_card.reshape(-1)[mine_at], -1)
             g = np.flatnonzero(my_card >= 0)
-            obs[g, gave + my_card[g]] = 1.0
+            flat[row_start[g] + gave + my_card[g]] = 1.0
             g = g[resolved[g]]
-            taker = self.ex_taken_by[idx[g], e, me[g]]
-            obs[g, taken_by + np.where(taker == -1, n, relative[g, taker.clip(0)])] = 1.0
-            received = np.where(resolved, self.ex_received[idx, e][k, me], -1)
+            taker = self.ex_taken_by.reshape(-1)[mine_at[g]]
+            position = np.where(taker == -1, n, (taker - me[g]) % n)
+            flat[row_start[g] + taken_by + position] = 1.0
+            received = np.where(resolved, self.ex_received.reshape(-1)[mine_at], -1)
             r = np.flatnonzero(received >= 0)
-            obs[r, got + received[r]] = 1.0
-            obs[r, got_from + (self.ex_from[idx[r], e, me[r]] >= 0)] = 1.0
+            flat[row_start[r] + got + received[r]] = 1.0
+            source = self.ex_from.reshape(-1)[mine_at[r]]
+            flat[row_start[r] + got_from + (source >= 0)] = 1.0
         # Betting history, rotated to seat order from me; raises per round
-        history = np.take_along_axis(self.betting[idx], order[:, None, :, None], axis=2)
-        scaled = history.astype(np.float32) * self._history_scale
-        obs[:, at.history : at.raises] = np.minimum(scaled.reshape(m, -1), 1.0)
-        raises = 0.25 * self.betting[idx, :, :, 2].sum(axis=2)
+        width = self._betting_width
+        history = self.betting.reshape(-1)[(idx * width)[:, None] + self._history_cells[me]]
+        scaled = history.astype(np.float32) * self._history_scale.reshape(-1)
+        np.minimum(scaled, 1.0, out=obs[:, at.history : at.raises])
+        per_round = history.reshape(m, NUM_ROUNDS, n, _WIDTH)[:, :, :, 2]
+        raises = 0.25 * per_round.sum(axis=2) if n > 1 else 0.25 * per_round[:, :, 0]
         obs[:, at.raises : at.raises + 3] = np.minimum(raises, 1.0)
         return obs
