@@ -89,7 +89,7 @@ def test_corrupt_or_mismatched_checkpoint(tmp_path, capsys):
         (["--opponents", "tag,maniac"], "unknown agent 'maniac'"),
         (["--timesteps", "0"], "timesteps: must be a positive integer"),
         (["--timesteps", "many"], "timesteps: expected a number"),
-        (["--vec-env", "threads"], "vec_env: must be dummy or subproc"),
+        (["--vec-env", "threads"], "vec_env: must be dummy, subproc or batched"),
         (["--learning-rate", "3"], "learning_rate: must be a number in"),
         (["--rule", "betting=fixed"], "betting: must be one of"),
         (["--config", "/no/such.toml"], "config: no file at"),
