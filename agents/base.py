@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -10,7 +11,15 @@ import numpy as np
 
 from tablegame.engine import Agent
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "act_batch", "make_agent", "register"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "RandomAgent",
+    "act_batch",
+    "make_agent",
+    "register",
+    "uniform_legal",
+]
 
 # game -> name -> factory(seed=..., **params)
 AGENTS: dict[str, dict[str, Callable[..., Agent]]] = {"lith": {}, "gendeneia": {}}
@@ -46,8 +55,31 @@ class RandomAgent:
 
     def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
         """Uniform legal actions for a batch of masks (k, actions)."""
-        masks = np.asarray(action_masks)
-        return np.argmax(self.rng.random(masks.shape) * masks, axis=1)
+        return uniform_legal(np.asarray(action_masks), self.rng)
+
+
+@functools.cache
+def _legal_lists(width: int) -> tuple[np.ndarray, np.ndarray]:
+    """For every mask of ``width`` bits: how many actions it allows, and their ids in order."""
+    patterns = np.arange(2**width)
+    bits = (patterns[:, None] >> np.arange(width)) & 1
+    order = np.argsort(1 - bits, axis=1, kind="stable")  # legal ids first, ascending
+    return bits.sum(axis=1), order
+
+
+def uniform_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly drawn legal action id per row of ``masks`` (k, actions), each row with
+    at least one legal action. Narrow masks use a table of every mask pattern (a few gathers
+    instead of an argmax over random keys, which numpy does slowly along short rows)."""
+    k, width = masks.shape
+    if width > 12:
+        return np.argmax(rng.random(masks.shape, dtype=np.float32) * masks, axis=1)
+    counts, order = _legal_lists(width)
+    pattern = np.zeros(k, dtype=np.int64)
+    for a in range(width):
+        pattern |= masks[:, a].astype(np.int64) << a
+    pick = (rng.random(k) * counts[pattern]).astype(np.int64)
+    return order.reshape(-1)[pattern * width + pick]
 
 
 def act_batch(agent: Agent, observations: Any, action_masks: np.ndarray) -> np.ndarray:

@@ -285,6 +285,7 @@ HULH = (
 def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
     """Random legal actions at every table of a heads-up limit batched engine, finished tables
     dealt again: (table-steps, hands, seconds)."""
+    from agents.base import uniform_legal
     from lith_env.batched import BatchedLith
     from lith_env.game import LithConfig
 
@@ -298,7 +299,7 @@ def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
         if observe:
             engine.encode(engine.current.clip(0))
         steps += int((engine.current >= 0).sum())
-        engine.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        engine.step(uniform_legal(masks, rng))
         done = np.flatnonzero(engine.match_over)
         if len(done):
             hands += len(done)

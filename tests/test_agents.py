@@ -214,3 +214,19 @@ def test_env_opponents_get_the_rules():
     env = gym.make("Lith-v0", opponents="tag", pawns_and_courts=False).unwrapped
     assert env.opponents[0].config.pawns_and_courts is False
     assert play is not None and lith_env is not None
+
+
+def test_uniform_legal_draws_legal_actions_uniformly():
+    from agents.base import uniform_legal
+
+    rng = np.random.default_rng(0)
+    masks = (rng.random((5000, 7)) < 0.5).astype(np.int8)
+    masks[:, 1] = 1  # at least one legal action per row
+    chosen = uniform_legal(masks, rng)
+    assert masks[np.arange(5000), chosen].all()
+    fixed = np.tile(np.array([[1, 0, 1, 1, 0, 0, 1]], dtype=np.int8), (40_000, 1))
+    shares = np.bincount(uniform_legal(fixed, rng), minlength=7) / 40_000
+    np.testing.assert_allclose(shares, [0.25, 0, 0.25, 0.25, 0, 0, 0.25], atol=0.01)
+    wide = np.zeros((100, 42), dtype=np.int8)  # beyond the pattern table: keys and argmax
+    wide[:, [3, 40]] = 1
+    assert set(uniform_legal(wide, rng).tolist()) == {3, 40}
