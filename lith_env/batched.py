@@ -232,7 +232,6 @@ class BatchedLith:
         self._seat_offsets = np.arange(n)[:, None]  # added to idx * n: (n, k) cells
         self._ex_offsets = np.arange(2 * n)[:, None]
         self._card_offsets = np.arange(3 * n)[:, None]
-        self._deck_offsets = np.arange(len(config.deck))[None, :]
         # For observations: seats in order from each seat, and the betting summary's cells in
         # that order ([round, position from me, stat] -> flat offset within a table's block).
         self._rotations = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
@@ -241,7 +240,6 @@ class BatchedLith:
             [((r * n + (p + me) % n) * _WIDTH + w).ravel() for me in range(n)]
         )
         self._betting_width = NUM_ROUNDS * n * _WIDTH
-        self._betting_offsets = np.arange(self._betting_width)[:, None]
         # Strength tables of the roles in play (demon: imposter on heads, beggar on tails).
         pac = config.pawns_and_courts
         if config.excuse == "demon":
@@ -353,8 +351,7 @@ class BatchedLith:
         rows = np.arange(k)
         cells = self._cells(idx)
         orders, demons = self._source.deal(idx)
-        width = self.deck.shape[1]
-        self._put(self.deck, idx[:, None] * width + self._deck_offsets, orders)
+        self.deck[idx, : self.D] = orders  # long rows: numpy's own row write is fast here
         self.deck_tail[idx] = self.D
         self.demon_heads[idx] = demons
         stacks = self._get(self.stacks, cells)  # (n, k)
@@ -376,7 +373,7 @@ class BatchedLith:
             (self.ex_taken_by, -2),
         ):
             self._put(array, ex_cells, blank)
-        self._put(self.betting, idx[None, :] * self._betting_width + self._betting_offsets, 0)
+        self.betting[idx] = 0  # rows of 15n: a plain row write is the fast one
         # Antes: everyone with chips posts min(ante, stack).
         ante = np.minimum(self.config.ante, stacks)
         self._put(self.stacks, cells, stacks - ante)
