@@ -230,6 +230,7 @@ class BatchedLith:
         # Seats clockwise from each seat's left: _clockwise[s] = s+1, s+2, ..., s (mod n).
         self._clockwise = (np.arange(n)[:, None] + np.arange(1, n + 1)[None, :]) % n
         self._seat_offsets = np.arange(n)[:, None]  # added to idx * n: (n, k) cells
+        self._starting_stacks = np.array(config.stacks, dtype=np.int64)
         self._ex_offsets = np.arange(2 * n)[:, None]
         self._card_offsets = np.arange(3 * n)[:, None]
         # For observations: seats in order from each seat, and the betting summary's cells in
@@ -305,9 +306,10 @@ class BatchedLith:
         idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)
         self._version += 1
         self.dealer[idx] = self._source.start(idx, seeds)
-        stacks = np.broadcast_to(np.array(self.config.stacks, dtype=np.int64), (len(idx), self.n))
-        self.stacks[idx] = stacks
-        self.match_start[idx] = stacks
+        cells = self._cells(idx)
+        stacks = self._starting_stacks[:, None]  # (n, 1): broadcast over the tables
+        self._put(self.stacks, cells, stacks)
+        self._put(self.match_start, cells, stacks)
         self.hands_played[idx] = 0
         self.match_over[idx] = False
         self._deal_hands(idx)
