@@ -301,7 +301,7 @@ class Session:
             console.print(
                 f"[bold]The game is over[/bold] ({game.end_reason}); lowest score: {winners}"
             )
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # q, end of input, or Ctrl-C while a bot thinks
             console.print("Leaving the table.")
         finally:
             self.save()

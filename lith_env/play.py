@@ -310,7 +310,7 @@ class Session:
                 f"[bold]The match is over[/bold] after {game.hands_played} hands; "
                 f"most chips: {winners}"
             )
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # q, end of input, or Ctrl-C while a bot thinks
             console.print("Leaving the table.")
         finally:
             if game.records:
