@@ -5,6 +5,6 @@ Built-in agents are made from spec strings with :func:`make_agent`, e.g. ``"rand
 ``"caller"``.
 """
 
-from agents.base import AGENTS, Agent, RandomAgent, make_agent, register
+from agents.base import AGENTS, Agent, RandomAgent, act_batch, make_agent, register
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "register"]
+__all__ = ["AGENTS", "Agent", "RandomAgent", "act_batch", "make_agent", "register"]
