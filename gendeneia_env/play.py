@@ -29,7 +29,7 @@ from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
 from gendeneia_env.history import game_record
 from gendeneia_env.lookahead import play_delta, removal_delta
 from gendeneia_env.scoring import LOT_NAMES, PRESUMS
-from tablegame.terminal import Prompter, Quit, seat_bots
+from tablegame.terminal import Prompter, Quit, run_session, seat_bots
 
 __all__ = ["main"]
 
@@ -309,15 +309,7 @@ class Session:
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    args = parse_args(argv)
-    console = Console(highlight=False, soft_wrap=True)  # long lines wrap in the terminal
-    try:
-        session = Session(args, Prompter(console, stdin), console)
-    except ValueError as error:  # a bad option: say which, and stop before dealing
-        console.print(f"[red]error:[/red] {error}")
-        return 2
-    session.run()
-    return 0
+    return run_session(Session, parse_args(argv), stdin)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,8 @@ from lith_env.encoding import action_from_id, action_mask, encode
 from lith_env.game import EXCUSE_VARIANTS, Action, LithConfig, LithGame, PlayerView
 from lith_env.hands import classify, hand_strength, tie_order
 from lith_env.history import save_records
-from tablegame.terminal import Prompter, Quit, seat_bots
+from lith_env.table import seat_status
+from tablegame.terminal import Prompter, Quit, run_session, seat_bots
 
 __all__ = ["main"]
 
@@ -147,17 +148,9 @@ class LithScreen:
                 column, justify="right" if column in ("stack", "bet", "in pot") else "left"
             )
         for s in range(view.num_players):
-            status = (
-                "out"
-                if not view.dealt_in[s]
-                else "folded"
-                if view.folded[s]
-                else "all-in"
-                if view.stacks[s] == 0
-                else "to act"
-                if s == view.current_player
-                else "in"
-            )
+            status = seat_status(view, s)
+            if status == "in" and s == view.current_player:
+                status = "to act"
             cards = " · ".join(tie_order(list(view.cards))) if s == self.me else "hidden"
             grid.add_row(
                 f"{s}{' D' if s == view.dealer else ''}",
@@ -322,15 +315,7 @@ class Session:
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    args = parse_args(argv)
-    console = Console(highlight=False, soft_wrap=True)  # long lines wrap in the terminal
-    try:
-        session = Session(args, Prompter(console, stdin), console)
-    except ValueError as error:  # a bad option: say which, and stop before dealing
-        console.print(f"[red]error:[/red] {error}")
-        return 2
-    session.run()
-    return 0
+    return run_session(Session, parse_args(argv), stdin)
 
 
 if __name__ == "__main__":

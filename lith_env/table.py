@@ -14,7 +14,16 @@ from lith_env import encoding
 from lith_env.game import LithConfig, LithGame, PlayerView
 from lith_env.hands import tie_order
 
-__all__ = ["LithTable"]
+__all__ = ["LithTable", "seat_status"]
+
+
+def seat_status(view: PlayerView, seat: int) -> str:
+    """A seat's state in the hand, in a word: out (of the match), folded, all-in or in."""
+    if not view.dealt_in[seat]:
+        return "out"
+    if view.folded[seat]:
+        return "folded"
+    return "all-in" if view.stacks[seat] == 0 else "in"
 
 
 class LithTable:
@@ -90,15 +99,7 @@ class LithTable:
             + f" - pot {view.pot}",
         ]
         for s in range(self.num_players):
-            status = (
-                "out"
-                if not view.dealt_in[s]
-                else "folded"
-                if view.folded[s]
-                else "all-in"
-                if view.stacks[s] == 0
-                else "in"
-            )
+            status = seat_status(view, s)
             marks = ("D" if s == view.dealer else " ") + (">" if s == view.current_player else " ")
             shown = view.showdown.get(s)
             if seat == s:

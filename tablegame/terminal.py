@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 
-__all__ = ["Prompter", "Quit", "seat_bots"]
+__all__ = ["Prompter", "Quit", "run_session", "seat_bots"]
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -84,3 +84,16 @@ def seat_bots(specs: str, players: int, me: int) -> dict[int, str]:
         raise ValueError(f"bots: {len(names)} given for {players - 1} seats: {specs!r}")
     others = [s for s in range(players) if s != me]
     return {seat: names[i % len(names)] for i, seat in enumerate(others)}
+
+
+def run_session(session_type: type, args: Any, stdin: TextIO | None = None) -> int:
+    """Build a play session from parsed options and run it; a bad option (``ValueError``
+    while building, before any deal) is printed and gives exit code 2."""
+    console = Console(highlight=False, soft_wrap=True)  # long lines wrap in the terminal
+    try:
+        session = session_type(args, Prompter(console, stdin), console)
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        return 2
+    session.run()
+    return 0
