@@ -186,21 +186,30 @@ class PoolOpponent:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = random.Random(seed)
+        members = self._members()
+        choice = self._agent(members[self.rng.randrange(len(members))])
+        choice.reset(seed=self.rng.randrange(2**31))
+        self.current = choice
+
+    def _members(self) -> list[Any]:
+        """The named agents and the newest snapshots (paths, loaded when first drawn)."""
         members: list[Any] = list(self.named) + self.snapshots()
         if not members:  # self-play only and no snapshot yet: play randomly until there is one
             from agents import RandomAgent
 
             members = [RandomAgent(self.rng.randrange(2**31))]
-        choice = members[self.rng.randrange(len(members))]
-        if isinstance(choice, Path):
-            if choice not in self.loaded:
-                from agents.ppo import PPOAgent
+        return members
 
-                self.loaded = {p: a for p, a in self.loaded.items() if p in self.snapshots()}
-                self.loaded[choice] = PPOAgent(choice, deterministic=False)
-            choice = self.loaded[choice]
-        choice.reset(seed=self.rng.randrange(2**31))
-        self.current = choice
+    def _agent(self, member: Any) -> Any:
+        """A member as an agent: snapshots are loaded once, and dropped when they leave the pool."""
+        if not isinstance(member, Path):
+            return member
+        if member not in self.loaded:
+            from agents.ppo import PPOAgent
+
+            self.loaded = {p: a for p, a in self.loaded.items() if p in self.snapshots()}
+            self.loaded[member] = PPOAgent(member, deterministic=False)
+        return self.loaded[member]
 
     def act(self, observation, action_mask) -> int:
         return self.current.act(observation, action_mask)
@@ -211,11 +220,7 @@ class PoolOpponent:
     per_table = True
 
     def reset_tables(self, tables: np.ndarray) -> None:
-        members: list[Any] = list(self.named) + self.snapshots()
-        if not members:
-            from agents import RandomAgent
-
-            members = [RandomAgent(self.rng.randrange(2**31))]
+        members = self._members()
         self.members = members
         if len(self.table_member) <= int(np.max(tables, initial=-1)):
             grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
@@ -229,16 +234,20 @@ class PoolOpponent:
         out = np.zeros(len(action_masks), dtype=np.int64)
         members = self.table_member[tables]
         for m in np.unique(members):
-            choice = self.members[m]
-            if isinstance(choice, Path):
-                if choice not in self.loaded:
-                    from agents.ppo import PPOAgent
-
-                    self.loaded[choice] = PPOAgent(choice, deterministic=False)
-                choice = self.loaded[choice]
+            choice = self._agent(self.members[m])
             pick = members == m
             out[pick] = act_batch(choice, observations[pick], action_masks[pick])
         return out
+
+
+def pool_opponents(config: TrainConfig, pool_dir: Path, rules: Any, seed: int) -> list:
+    """One :class:`PoolOpponent` per other seat, seeded ``seed``, ``seed + 1``, ..."""
+    return [
+        PoolOpponent(
+            config.opponents, config.game, pool_dir, config.pool_size, seed=seed + k, config=rules
+        )
+        for k in range(config.players - 1)
+    ]
 
 
 def make_env(config: TrainConfig, rank: int, pool_dir: Path):
@@ -253,17 +262,7 @@ def make_env(config: TrainConfig, rank: int, pool_dir: Path):
         env_id = "Lith-v0" if config.game == "lith" else "Gendeneia-v0"
         kwargs = config.env_kwargs()
         probe = gym.make(env_id, **kwargs).unwrapped
-        opponents = [
-            PoolOpponent(
-                config.opponents,
-                config.game,
-                pool_dir,
-                config.pool_size,
-                seed=config.seed * 1000 + rank * 10 + k,
-                config=probe.config,
-            )
-            for k in range(config.players - 1)
-        ]
+        opponents = pool_opponents(config, pool_dir, probe.config, config.seed * 1000 + rank * 10)
         env = gym.make(env_id, opponents=opponents, **kwargs)
         env.reset(seed=config.seed * 1000 + rank)
         from stable_baselines3.common.monitor import Monitor
@@ -283,18 +282,7 @@ def make_batched_env(config: TrainConfig, pool_dir: Path):
     from tablegame.sb3_vec import SB3VecEnv
 
     kwargs = config.env_kwargs()
-    rules = LithConfig(**kwargs)
-    opponents = [
-        PoolOpponent(
-            config.opponents,
-            config.game,
-            pool_dir,
-            config.pool_size,
-            seed=config.seed * 1000 + k,
-            config=rules,
-        )
-        for k in range(config.players - 1)
-    ]
+    opponents = pool_opponents(config, pool_dir, LithConfig(**kwargs), config.seed * 1000)
     env = LithVectorEnv(config.n_envs, opponents=opponents, **kwargs)
     vec = VecMonitor(SB3VecEnv(env))
     vec.seed(config.seed)
