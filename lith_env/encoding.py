@@ -18,11 +18,13 @@ Action ids (``Discrete(num_actions(config))``), S = 1 size for ``limit``, 4 othe
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import NamedTuple
 
 import numpy as np
 
 from lith_env.cards import NUM_CARDS
+from lith_env.cards import deck as deck_ids
 from lith_env.game import (
     BETTING_STATS,
     DISCARDS,
@@ -142,15 +144,29 @@ def action_from_id(hand: LithHand, action_id: int) -> Action:
 def action_mask(hand: LithHand) -> np.ndarray:
     """int8 mask over action ids: 1 where the id is a legal action now."""
     config = hand.config
-    size, keep = num_actions(config), keep_id(config)
     if hand.current is None:
-        return np.zeros(size, dtype=np.int8)
-    if hand.phase == "exchange":
-        return np.array([0] * keep + [1] * (size - keep), dtype=np.int8)
-    legal = hand.legal_actions()
-    can_raise = legal.raise_kind is not None
-    mask = [int(FOLD_ACTION in legal.actions), 1] + [int(can_raise)] * (keep - 2) + [0] * 4
-    return np.array(mask, dtype=np.int8)
+        pattern: tuple = (None, None)
+    elif hand.phase == "exchange":
+        pattern = ("exchange", None)
+    else:
+        legal = hand.legal_actions()
+        pattern = (FOLD_ACTION in legal.actions, legal.raise_kind)
+    return _mask_of(num_actions(config), keep_id(config), *pattern).copy()
+
+
+@functools.cache
+def _mask_of(size: int, keep: int, fold: bool | str | None, raise_kind: str | None) -> np.ndarray:
+    """The mask of one pattern: nobody to act (None), an exchange, or a betting decision with
+    or without fold and raise; built once, read-only (callers copy)."""
+    if fold is None:
+        mask = [0] * size
+    elif fold == "exchange":
+        mask = [0] * keep + [1] * (size - keep)
+    else:
+        mask = [int(fold), 1] + [int(raise_kind is not None)] * (keep - 2) + [0] * 4
+    out = np.array(mask, dtype=np.int8)
+    out.flags.writeable = False
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,6 +265,33 @@ def _offsets(num_players: int) -> _Offsets:
     )
 
 
+class _Seen(NamedTuple):
+    """What one seat's encoding precomputes: seats in order from it, and the betting-history
+    entries rotated to that order."""
+
+    order: tuple[int, ...]  # seats in order from me
+    relative: tuple[int, ...]  # seat -> position from me
+    history: np.ndarray  # history cell i of the observation reads betting summary entry history[i]
+
+
+@functools.cache
+def _seen_from(num_players: int, me: int) -> _Seen:
+    n, width = num_players, len(BETTING_STATS)
+    order = tuple((me + i) % n for i in range(n))
+    history = [
+        (r * n + seat) * width + stat for r in range(3) for seat in order for stat in range(width)
+    ]
+    return _Seen(order, tuple((s - me) % n for s in range(n)), np.array(history, dtype=np.intp))
+
+
+@functools.cache
+def _features_by_cards(pawns_and_courts: bool, excuse: str | None) -> dict:
+    """:func:`hand_features` rows keyed by the sorted tuple of card ids (the view's order)."""
+    table = _features_table(pawns_and_courts, excuse)
+    cards = deck_ids(pawns_and_courts, excuse is not None)
+    return {hand: table[hand_index(hand)] for hand in itertools.combinations(cards, 3)}
+
+
 def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     """The flat float32 observation of one seat, every entry in [0, 1] (``docs/lith_env.md``).
 
@@ -257,26 +300,39 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     n = view.num_players
     me = view.seat
     at = _offsets(n)
+    seen = _seen_from(n, me)
+    relative = seen.relative
     obs = np.zeros(at.size, dtype=np.float32)
     total = float(config.total_chips)
-    order = [(me + i) % n for i in range(n)]  # seats in order from me
-    relative = [(s - me) % n for s in range(n)]  # seat -> position from me
 
-    for card in view.cards:
-        obs[at.own + card] = 1.0
-    obs[at.hand : at.hand + _HAND_FEATURES] = hand_features(view.cards, config)
+    cards = view.cards
+    if cards:
+        own = at.own
+        obs[own + cards[0]] = obs[own + cards[1]] = obs[own + cards[2]] = 1.0
+        features = _features_by_cards(config.pawns_and_courts, config.excuse)[cards]
+        obs[at.hand : at.hand + _HAND_FEATURES] = features
 
-    phase = len(PHASES) - 1 if view.phase == "over" else 2 * view.round + (view.phase == "exchange")
-    obs[at.phase + phase] = 1.0
-
-    low, high = view.raise_range if view.raise_range and view.current_player == me else (0, 0)
-    to_call = view.to_call if view.phase == "bet" else 0
-    obs[at.chips : at.chips + 5] = [x / total for x in (view.pot, to_call, view.highest, low, high)]
+    phase = view.phase
+    if phase == "bet":
+        obs[at.phase + 2 * view.round] = 1.0
+        to_call = view.to_call
+        low, high = view.raise_range if view.raise_range and view.current_player == me else (0, 0)
+        obs[at.chips : at.chips + 5] = (
+            view.pot / total,
+            to_call / total,
+            view.highest / total,
+            low / total,
+            high / total,
+        )
+    else:
+        obs[at.phase + (len(PHASES) - 1 if phase == "over" else 2 * view.round + 1)] = 1.0
+        obs[at.chips] = view.pot / total
 
     stacks, bets, committed = view.stacks, view.bets, view.committed
     dealt_in, folded = view.dealt_in, view.folded
+    dealer, current = view.dealer, view.current_player
     seats: list[float] = []
-    for s in order:
+    for s in seen.order:
         dealt, out = dealt_in[s], folded[s]
         live = dealt and not out
         seats += (
@@ -287,16 +343,15 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
             dealt and out,
             live and stacks[s] == 0,
             not dealt,
-            s == view.dealer,
-            s == view.current_player,
+            s == dealer,
+            s == current,
         )
     obs[at.seats : at.seats + 9 * n] = seats
 
     for ex, (block, gave, taken_by, got, got_from) in zip(
         view.exchanges, at.exchanges, strict=False
     ):
-        for s in range(n):
-            discarded, drew = ex.discarded[s], ex.drew[s]
+        for s, (discarded, drew) in enumerate(zip(ex.discarded, ex.drew, strict=True)):
             if discarded is not None:
                 obs[block + 4 * relative[s] + (0 if discarded else 1)] = 1.0
             if drew is not None:
@@ -309,20 +364,23 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
             obs[got + ex.received] = 1.0
             obs[got_from + (ex.received_from is not None)] = 1.0
 
-    # Betting counts per round, rotated to seat order from me (tuple slicing is cheaper than
-    # numpy indexing here), then scaled and capped in one vectorized step.
-    width = len(BETTING_STATS)
-    betting, per_round, cut = view.betting, n * width, me * width
-    rotated: tuple[int, ...] = ()
-    raises = []
-    for r in range(3):
-        chunk = betting[r * per_round : (r + 1) * per_round]
-        rotated += chunk[cut:] + chunk[:cut]
-        raises.append(0.25 * sum(chunk[2::width]))
-    block = obs[at.history : at.raises + 3]
-    block[:] = rotated + tuple(raises)
-    block[: 3 * per_round] *= _history_scale(total, n)
-    np.minimum(block, 1.0, out=block)
+    # The betting summary rotated to seat order from me by one gather, scaled (in float32) and
+    # capped; the raises of each round (a round allows four bets and raises) in quarters.
+    betting = view.betting
+    if any(betting):
+        width = len(BETTING_STATS)
+        per_round = n * width
+        history = obs[at.history : at.raises]
+        np.multiply(
+            np.array(betting, dtype=np.float32)[seen.history],
+            _history_scale(total, n),
+            out=history,
+        )
+        np.minimum(history, 1.0, out=history)
+        obs[at.raises : at.raises + 3] = [
+            min(0.25 * sum(betting[r * per_round + 2 : (r + 1) * per_round : width]), 1.0)
+            for r in range(3)
+        ]
     return obs
 
 

@@ -608,47 +608,49 @@ class LithHand:
     def observe(self, seat: int) -> PlayerView:
         """What ``seat`` may know: its own cards, public actions, who discarded and who drew,
         the card it gave away and who took it, the card it received, showdown reveals."""
-        if not (_is_int(seat) and 0 <= seat < self.n):
-            raise ValueError(f"seat: must be 0-{self.n - 1}, got {seat!r}")
-        actions = tuple(self._public_actions)
+        n = self.n
+        if not (type(seat) is int or _is_int(seat)) or not 0 <= seat < n:
+            raise ValueError(f"seat: must be 0-{n - 1}, got {seat!r}")
+        betting = self.phase == "bet"
+        last = len(self.exchanges) - 1
         exchanges = []
         for index, log in enumerate(self.exchanges):
-            resolved = index < len(self.exchanges) - 1 or self.phase != "exchange"
-            discarded, drew = log.public(self.n, resolved)
-            mine = log.discards.get(seat)
+            resolved = index < last or self.phase != "exchange"
+            discarded, drew = log.public(n, resolved)
             received = log.received.get(seat) if resolved else None
             exchanges.append(
                 ExchangeView(
-                    discarded=discarded,
-                    drew=drew,
-                    my_discard=mine,
-                    taken_by=log.taken_by.get(seat) if resolved else None,
-                    received=received[0] if received else None,
-                    received_from=received[1] if received else None,
-                    resolved=resolved,
+                    discarded,
+                    drew,
+                    log.discards.get(seat),
+                    log.taken_by.get(seat) if resolved else None,
+                    received[0] if received else None,
+                    received[1] if received else None,
+                    resolved,
                 )
             )
+        over = self.phase == "over"
         return PlayerView(
             seat=seat,
-            num_players=self.n,
+            num_players=n,
             dealer=self.dealer,
             phase=self.phase,
-            round=self.round if self.phase != "exchange" else len(self.exchanges) - 1,
+            round=self.round if self.phase != "exchange" else last,
             current_player=self.current,
             cards=tuple(sorted(self.cards[seat])),
-            pot=self.pot,
-            highest=self.highest if self.phase == "bet" else 0,
+            pot=sum(self.committed),
+            highest=self.highest if betting else 0,
             raise_range=self._raise_range(),
             stacks=tuple(self.stacks),
-            bets=tuple(self.bets) if self.phase == "bet" else (0,) * self.n,
+            bets=tuple(self.bets) if betting else (0,) * n,
             committed=tuple(self.committed),
             folded=tuple(self.folded),
             dealt_in=tuple(self.dealt_in),
-            actions=actions,
+            actions=tuple(self._public_actions),
             betting=tuple(self._betting),
             exchanges=tuple(exchanges),
-            showdown={s: tuple(sorted(c)) for s, c in self.showdown.items()},
-            net=tuple(self.net()),
+            showdown={s: tuple(sorted(c)) for s, c in self.showdown.items()} if over else {},
+            net=tuple(self.net()) if over else (0,) * n,
         )
 
     def _raise_range(self) -> tuple[int, int] | None:
