@@ -131,8 +131,14 @@ def _award(
     axis, which numpy does fast)."""
     n, k = committed.shape
     rows = np.arange(k)
+    big, lowest = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    distance = (np.arange(n)[:, None] - dealer[None, :] - 1) % n  # from the dealer's left
+    if (
+        np.where(live, committed, lowest).max(axis=0) == np.where(live, committed, big).min(axis=0)
+    ).all():
+        # Every live seat put in the same: one pot of everything, the usual case (no all-in).
+        return _award_pot(committed.sum(axis=0), live, strength, distance)
     # Layers between consecutive live commitment levels (a repeated level is an empty layer).
-    big = np.iinfo(np.int64).max
     levels = np.sort(np.where(live & (committed > 0), committed, big), axis=0)
     amounts = np.zeros((n, k), dtype=np.int64)
     previous = np.zeros(k, dtype=np.int64)
@@ -148,23 +154,28 @@ def _award(
     for j in range(n):
         last = np.where(active[j], j, last)
     amounts[last, rows] += leftover
-    distance = (np.arange(n)[:, None] - dealer[None, :] - 1) % n  # from the dealer's left
     won = np.zeros((n, k), dtype=np.int64)
-    lowest = np.iinfo(np.int64).min
     for j in range(n):
         eligible = live & (committed >= levels[j]) & active[j]
-        best = np.where(eligible, strength, lowest).max(axis=0)
-        winners = eligible & (strength == best)
-        share, odd = np.divmod(amounts[j], np.maximum(winners.sum(axis=0), 1))
-        first = np.full(k, n, dtype=np.int64)  # the winner nearest the dealer's left
-        near = np.full(k, n + 1, dtype=np.int64)
-        for seat in range(n):
-            closer = winners[seat] & (distance[seat] < near)
-            first = np.where(closer, seat, first)
-            near = np.where(closer, distance[seat], near)
-        won += np.where(winners, share, 0)
-        got_odd = active[j] & (first < n)
-        won[first[got_odd], rows[got_odd]] += odd[got_odd]
+        won += _award_pot(amounts[j], eligible, strength, distance)
+    return won
+
+
+def _award_pot(
+    amount: np.ndarray, eligible: np.ndarray, strength: np.ndarray, distance: np.ndarray
+) -> np.ndarray:
+    """One pot per table (k,) to the best hand among the ``eligible`` seats (n, k): equal
+    hands split, odd chips to the tied winner nearest the dealer's left (``distance``)."""
+    n = len(eligible)
+    best = np.where(eligible, strength, np.iinfo(np.int64).min).max(axis=0)
+    winners = eligible & (strength == best)
+    share, odd = np.divmod(amount, np.maximum(winners.sum(axis=0), 1))
+    won = np.where(winners, share, 0)
+    odd_tables = np.flatnonzero(odd > 0)
+    if len(odd_tables):
+        # The first winner from the dealer's left: the smallest distance among the winners.
+        near = np.where(winners[:, odd_tables], distance[:, odd_tables], n).argmin(axis=0)
+        won[near, odd_tables] += odd[odd_tables]
     return won
 
 
@@ -225,6 +236,9 @@ class BatchedLith:
         self.bet_sizes = np.array(config.bet_sizes, dtype=np.int64)
         D = len(config.deck)  # noqa: N806
         self.D = D
+        # A hand deals 3 cards a seat and draws at most 2 more a seat from the top; below that,
+        # the deck is only read once discards sent to the bottom come round (5n > D).
+        self._deck_used = D if 5 * n > D else 5 * n
         self.rows = np.arange(B)
         self.seat_range = np.arange(n)
         # Seats clockwise from each seat's left: _clockwise[s] = s+1, s+2, ..., s (mod n).
@@ -233,6 +247,8 @@ class BatchedLith:
         self._starting_stacks = np.array(config.stacks, dtype=np.int64)
         self._ex_offsets = np.arange(2 * n)[:, None]
         self._card_offsets = np.arange(3 * n)[:, None]
+        self._card_rounds = np.arange(3)
+        self._action_cells = np.arange(B) * self.num_actions  # row starts of a (B, A) mask
         # For observations: seats in order from each seat, and the betting summary's cells in
         # that order ([round, position from me, stat] -> flat offset within a table's block).
         self._rotations = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
@@ -353,7 +369,8 @@ class BatchedLith:
         rows = np.arange(k)
         cells = self._cells(idx)
         orders, demons = self._source.deal(idx)
-        self.deck[idx, : self.D] = orders  # long rows: numpy's own row write is fast here
+        used = self._deck_used
+        self.deck[idx, :used] = orders[:, :used]  # long rows: numpy's own row write is fast here
         self.deck_tail[idx] = self.D
         self.demon_heads[idx] = demons
         stacks = self._get(self.stacks, cells)  # (n, k)
@@ -380,18 +397,18 @@ class BatchedLith:
         ante = np.minimum(self.config.ante, stacks)
         self._put(self.stacks, cells, stacks - ante)
         self._put(self.committed, cells, ante)
-        # Deal three rounds of one card, starting left of the dealer, to the seats dealt in.
+        # Deal three rounds of one card, starting left of the dealer, to the seats dealt in:
+        # a seat's r-th card is the deck's card r * count + (its place among those dealt in).
         count = dealt.sum(axis=0)
-        hands = np.full((3, n, k), -1, dtype=np.int64)  # [card, seat, table]
+        place = np.zeros((n, k), dtype=np.int64)
         position = np.zeros(k, dtype=np.int64)
         dealer = self.dealer[idx]
         for j in range(1, n + 1):
             seat = (dealer + j) % n
-            live = dealt[seat, rows]
-            for r in range(3):
-                card = orders[rows, np.where(live, r * count + position, 0)]
-                hands[r, seat, rows] = np.where(live, card, -1)
-            position += live
+            place[seat, rows] = position
+            position += dealt[seat, rows]
+        where = rows * self.D + place + self._card_rounds[:, None, None] * count  # (3, n, k)
+        hands = np.where(dealt, orders.reshape(-1)[where], -1)
         self._put(self.cards, idx[None, :] * (3 * n) + self._card_offsets, _sort3(hands))
         self.deck_head[idx] = 3 * count
         self._start_betting_round(idx, 0)
@@ -450,10 +467,14 @@ class BatchedLith:
         self._showdown(idx[last])
         self._start_exchange(idx[~last])
 
-    def bet_options(self, idx: np.ndarray) -> dict[str, np.ndarray]:
+    def bet_options(
+        self, idx: np.ndarray, seats: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
         """Legal betting options of the seat to act at tables ``idx`` (in the betting phase),
-        as :func:`lith_env.betting.bet_options` computes them for one table."""
-        at = idx * self.n + self.current[idx]  # flat (table, seat) index: cheaper to gather
+        as :func:`lith_env.betting.bet_options` computes them for one table; ``seats`` the
+        seats to act, if the caller has them."""
+        seats = self.current[idx] if seats is None else seats
+        at = idx * self.n + seats  # flat (table, seat) index: cheaper to gather
         stack = self.stacks.reshape(-1)[at]
         my_bet = self.bets.reshape(-1)[at]
         highest = self.highest[idx]
@@ -501,7 +522,7 @@ class BatchedLith:
         n = self.n
         seat = self.current[idx]
         at = idx * n + seat  # flat (table, seat) index
-        options = self.bet_options(idx)
+        options = self.bet_options(idx, seat)
         fold = ids == 0
         check_call = ids == 1
         raising = ids >= 2
@@ -717,13 +738,15 @@ class BatchedLith:
             raise ValueError(f"actions: need shape ({self.B},), got {actions.shape}")
         idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)
         idx = idx[~self.match_over[idx]]
-        ids = actions[idx]
-        cached = self._masks if self._masks_version == self._version else None
-        masks = cached[idx] if cached is not None else self.action_masks(idx)
-        self._version += 1
+        every = len(idx) == self.B  # every table (in order): no gathers needed
+        ids = actions if every else actions[idx]
+        if self._masks_version == self._version:
+            masks = self._masks if every else np.take(self._masks, idx, axis=0)
+        else:
+            masks = self.action_masks(None if every else idx)
         inside = (ids >= 0) & (ids < self.num_actions)
-        clipped = np.clip(ids, 0, self.num_actions - 1)
-        legal = inside & masks[np.arange(len(idx)), clipped].astype(bool)
+        clipped = np.minimum(np.maximum(ids, 0), self.num_actions - 1)
+        legal = inside & masks.reshape(-1)[self._action_cells[: len(idx)] + clipped].astype(bool)
         if not legal.all():
             raise IllegalActionError(
                 "illegal action ids at tables "
@@ -732,6 +755,7 @@ class BatchedLith:
                     for i, t in zip(np.flatnonzero(~legal)[:5], idx[~legal][:5], strict=True)
                 )
             )
+        self._version += 1  # the state changes from here on: cached masks are stale
         betting = self.phase[idx] == BET
         self._apply_bets(idx[betting], ids[betting])
         self._apply_exchanges(idx[~betting], ids[~betting])
@@ -745,17 +769,19 @@ class BatchedLith:
             return self._masks.copy()  # nothing changed since the last call
         every = idx is None
         idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
-        masks = np.zeros((len(idx), self.num_actions), dtype=np.int8)
-        acting = self.current[idx] >= 0
-        exchange = acting & (self.phase[idx] == EXCHANGE)
-        masks[exchange, self.keep_id :] = 1
-        bet = acting & (self.phase[idx] == BET)
-        b = np.flatnonzero(bet)
-        if len(b):
-            options = self.bet_options(idx[b])
-            masks[b, 0] = options["can_fold"]
-            masks[b, 1] = 1
-            masks[b, 2 : self.keep_id] = options["can_raise"][:, None]
+        # Built action-major (one row per action id, full width: no gathers or scatters of
+        # rows), then transposed.
+        masks = np.zeros((self.num_actions, len(idx)), dtype=np.int8)
+        current, phase = self.current[idx], self.phase[idx]
+        acting = current >= 0
+        masks[self.keep_id :] = acting & (phase == EXCHANGE)
+        bet = acting & (phase == BET)
+        if bet.any():
+            options = self.bet_options(idx, current.clip(0))  # read only where bet is set
+            masks[0] = bet & options["can_fold"]
+            masks[1] = bet
+            masks[2 : self.keep_id] = bet & options["can_raise"]
+        masks = np.ascontiguousarray(masks.T)
         if every:
             self._masks, self._masks_version = masks.copy(), self._version
         return masks
