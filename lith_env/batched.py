@@ -269,7 +269,7 @@ class BatchedLith:
         self._history_scale = encoding._history_scale(self.total, n).reshape(NUM_ROUNDS, n, _WIDTH)
 
         # ---- state: per table (B,), per seat (B, n)
-        self.deck = np.zeros((B, D + 2 * n), dtype=np.int64)  # top at deck_head
+        self.deck = np.zeros((B, D + 2 * n), dtype=np.int8)  # card ids; top at deck_head
         self.deck_head = np.zeros(B, dtype=np.int64)
         self.deck_tail = np.zeros(B, dtype=np.int64)
         self.cards = np.full((B, n, 3), -1, dtype=np.int64)  # sorted; -1 when not dealt in
@@ -291,13 +291,15 @@ class BatchedLith:
         self.raises = np.zeros(B, dtype=np.int64)
         self.demon_heads = np.zeros(B, dtype=bool)
         self.num_exchanges = np.zeros(B, dtype=np.int64)  # exchanges started this hand
-        self.ex_discarded = np.full((B, 2, n), -1, dtype=np.int64)  # -1 undecided/out, 0, 1
-        self.ex_card = np.full((B, 2, n), -1, dtype=np.int64)  # the card discarded
-        self.ex_drew = np.full((B, 2, n), -1, dtype=np.int64)  # -1 unknown, 1 deck, 0 left
-        self.ex_received = np.full((B, 2, n), -1, dtype=np.int64)
-        self.ex_from = np.full((B, 2, n), -1, dtype=np.int64)  # -1 the deck, else a seat
-        self.ex_taken_by = np.full((B, 2, n), -2, dtype=np.int64)  # -1 bottom, -2 n/a
-        self.betting = np.zeros((B, NUM_ROUNDS, n, _WIDTH), dtype=np.int64)
+        # Small codes and card ids: int8 keeps the working set of thousands of tables in cache.
+        self.ex_discarded = np.full((B, 2, n), -1, dtype=np.int8)  # -1 undecided/out, 0, 1
+        self.ex_card = np.full((B, 2, n), -1, dtype=np.int8)  # the card discarded
+        self.ex_drew = np.full((B, 2, n), -1, dtype=np.int8)  # -1 unknown, 1 deck, 0 left
+        self.ex_received = np.full((B, 2, n), -1, dtype=np.int8)
+        self.ex_from = np.full((B, 2, n), -1, dtype=np.int8)  # -1 the deck, else a seat
+        self.ex_taken_by = np.full((B, 2, n), -2, dtype=np.int8)  # -1 bottom, -2 n/a
+        chips = np.int32 if config.total_chips < 2**31 else np.int64
+        self.betting = np.zeros((B, NUM_ROUNDS, n, _WIDTH), dtype=chips)
         self.winnings = np.zeros((B, n), dtype=np.int64)
         self.showed = np.zeros((B, n), dtype=bool)  # seats that showed their cards
         self.hands_played = np.zeros(B, dtype=np.int64)
