@@ -298,7 +298,7 @@ def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
         masks = engine.action_masks()
         if observe:
             engine.encode(engine.current.clip(0))
-        steps += int((engine.current >= 0).sum())
+        steps += int(np.count_nonzero(engine.current >= 0))
         engine.step(uniform_legal(masks, rng))
         done = np.flatnonzero(engine.match_over)
         if len(done):

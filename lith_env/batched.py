@@ -179,6 +179,14 @@ def _award_pot(
     return won
 
 
+def _first(found: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Per table (column), the seat of the first row where ``found`` holds, or -1."""
+    out = np.full(found.shape[1], -1, dtype=np.int64)
+    for j in range(len(found) - 1, -1, -1):  # the nearest row is written last, so it wins
+        out = np.where(found[j], seats[j], out)
+    return out
+
+
 class GivenDecks:
     """Deck orders, first dealers and demon coins given by the caller (one hand per table)."""
 
@@ -241,13 +249,12 @@ class BatchedLith:
         self._deck_used = D if 5 * n > D else 5 * n
         self.rows = np.arange(B)
         self.seat_range = np.arange(n)
-        # Seats clockwise from each seat's left: _clockwise[s] = s+1, s+2, ..., s (mod n).
-        self._clockwise = (np.arange(n)[:, None] + np.arange(1, n + 1)[None, :]) % n
         self._seat_offsets = np.arange(n)[:, None]  # added to idx * n: (n, k) cells
         self._starting_stacks = np.array(config.stacks, dtype=np.int64)
         self._ex_offsets = np.arange(2 * n)[:, None]
         self._card_offsets = np.arange(3 * n)[:, None]
         self._card_rounds = np.arange(3)
+        self._steps = np.arange(1, n + 1)[:, None]  # seats on from a seat, clockwise
         self._action_cells = np.arange(B) * self.num_actions  # row starts of a (B, A) mask
         # For observations: seats in order from each seat, and the betting summary's cells in
         # that order ([round, position from me, stat] -> flat offset within a table's block).
@@ -443,23 +450,18 @@ class BatchedLith:
 
     def _next_to_bet(self, idx: np.ndarray, after: np.ndarray) -> np.ndarray:
         """The next seat clockwise after ``after`` that still has to act (-1: none)."""
-        found = np.full(len(idx), -1, dtype=np.int64)
         if len(idx) == 0:
-            return found
+            return np.full(0, -1, dtype=np.int64)
         n = self.n
-        highest = self.highest[idx]
-        base = idx * n
-        for j in range(n, 0, -1):  # the nearest seat is checked last, so it wins
-            seat = (after + j) % n
-            at = base + seat
-            needs = (
-                self.dealt_in.reshape(-1)[at]
-                & ~self.folded.reshape(-1)[at]
-                & (self.stacks.reshape(-1)[at] > 0)
-                & (~self.acted.reshape(-1)[at] | (self.bets.reshape(-1)[at] < highest))
-            )
-            found = np.where(needs, seat, found)
-        return found
+        seats = (after[None, :] + self._steps) % n  # (n, k): 1, 2, ..., n seats on
+        at = idx * n + seats
+        needs = (
+            self.dealt_in.reshape(-1)[at]
+            & ~self.folded.reshape(-1)[at]
+            & (self.stacks.reshape(-1)[at] > 0)
+            & (~self.acted.reshape(-1)[at] | (self.bets.reshape(-1)[at] < self.highest[idx]))
+        )
+        return _first(needs, seats)
 
     def _end_betting_round(self, idx: np.ndarray) -> None:
         if len(idx) == 0:
@@ -546,8 +548,8 @@ class BatchedLith:
             f_idx = r_idx[full]
             self.last_raise[f_idx] = size[full]
             self.raises[f_idx] += 1
-            self.open_to_raise[f_idx] = True
-            self.acted[r_idx] = False
+            self.open_to_raise.reshape(-1)[self._cells(f_idx)] = True  # flat: rows are slow
+            self.acted.reshape(-1)[self._cells(r_idx)] = False
         self.acted.reshape(-1)[at] = True
         self.open_to_raise.reshape(-1)[at] = False
         # The public betting summary: checks, calls, bets and raises, folds, chips
@@ -581,26 +583,21 @@ class BatchedLith:
         """The next seat clockwise after ``after`` still in the hand that has not decided in
         exchange ``e`` (-1: none; the order ends before it would pass the dealer again)."""
         n = self.n
-        found = np.full(len(idx), -1, dtype=np.int64)
-        base = idx * n
-        ex_base = (idx * 2 + e) * n
-        for j in range(n, 0, -1):
-            seat = (after + j) % n
-            at = base + seat
-            undecided = (
-                self.dealt_in.reshape(-1)[at]
-                & ~self.folded.reshape(-1)[at]
-                & (self.ex_discarded.reshape(-1)[ex_base + seat] < 0)
-            )
-            found = np.where(undecided, seat, found)
-        return found
+        seats = (after[None, :] + self._steps) % n  # (n, k): 1, 2, ..., n seats on
+        at = idx * n + seats
+        undecided = (
+            self.dealt_in.reshape(-1)[at]
+            & ~self.folded.reshape(-1)[at]
+            & (self.ex_discarded.reshape(-1)[(idx * 2 + e) * n + seats] < 0)
+        )
+        return _first(undecided, seats)
 
     def _apply_exchanges(self, idx: np.ndarray, ids: np.ndarray) -> None:
         n = self.n
         seat = self.current[idx]
         e = self.num_exchanges[idx] - 1
         discard = ids > self.keep_id
-        which = np.clip(ids - self.keep_id - 1, 0, 2)
+        which = np.minimum(np.maximum(ids - self.keep_id - 1, 0), 2)  # np.clip costs more
         card = np.where(discard, self.cards.reshape(-1)[(idx * n + seat) * 3 + which], -1)
         at = (idx * 2 + e) * n + seat
         self.ex_discarded.reshape(-1)[at] = discard
@@ -693,7 +690,7 @@ class BatchedLith:
         live = self._in_hand(cells)  # (n, k)
         self._put(self.showed, cells, live)
         n, k = cells.shape
-        hands = self._get(self.cards, idx[None, :] * (3 * n) + self._card_offsets).clip(0)
+        hands = np.maximum(self._get(self.cards, idx[None, :] * (3 * n) + self._card_offsets), 0)
         hands = hands.reshape(n, 3, k)  # [seat, card, table], cards sorted
         index = _C3[hands[:, 2]] + _C2[hands[:, 1]] + hands[:, 0]
         heads = self.demon_heads[idx]
@@ -779,7 +776,7 @@ class BatchedLith:
         masks[self.keep_id :] = acting & (phase == EXCHANGE)
         bet = acting & (phase == BET)
         if bet.any():
-            options = self.bet_options(idx, current.clip(0))  # read only where bet is set
+            options = self.bet_options(idx, np.maximum(current, 0))  # read only where bet is set
             masks[0] = bet & options["can_fold"]
             masks[1] = bet
             masks[2 : self.keep_id] = bet & options["can_raise"]
