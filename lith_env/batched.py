@@ -614,61 +614,62 @@ class BatchedLith:
     def _resolve_exchange(self, idx: np.ndarray) -> None:
         """Each discarder, from the dealer's left, takes the discard of the next player still in
         on their left if that player discarded, else the top card of the deck; discards nobody
-        takes go to the bottom of the deck in order (as ``LithHand._resolve_exchange``)."""
+        takes go to the bottom of the deck in order (as ``LithHand._resolve_exchange``).
+
+        Worked on seats in order from the dealer's left (row j: the j-th seat from there), with
+        every seat at once: the ring of seats still in is ranked by a cumulative sum, and each
+        seat's left neighbour (the next rank) and right neighbour (the previous) are gathered."""
         n, k = self.n, len(idx)
         rows = np.arange(k)
         e = self.num_exchanges[idx] - 1
-        ex_cells = ((idx * 2 + e) * n)[None, :] + self._seat_offsets  # (n, k) this exchange
-        in_hand = self._in_hand(self._cells(idx))  # (n, k) by seat
-        discarded = self._get(self.ex_discarded, ex_cells) == 1
-        cards = self._get(self.ex_card, ex_cells)
-        # The seats still in, in order from the dealer's left: order[i] is the i-th (n, k).
-        dealer = self.dealer[idx]
-        order = np.zeros((n, k), dtype=np.int64)
-        size = np.zeros(k, dtype=np.int64)
-        for j in range(1, n + 1):
-            seat = (dealer + j) % n
-            live = in_hand[seat, rows]
-            order[np.where(live, size, n - 1), rows] = np.where(live, seat, order[n - 1, rows])
-            size += live
-        received = np.full((n, k), -1, dtype=np.int64)
-        source = np.full((n, k), -1, dtype=np.int64)
-        taken_by = np.full((n, k), -2, dtype=np.int64)
+        seats = (self.dealer[idx][None, :] + self._steps) % n  # (n, k) from the dealer's left
+        by_seat = idx * n + seats  # flat cells of per-seat arrays
+        ex_cells = (idx * 2 + e)[None, :] * n + seats
+        in_hand = self.dealt_in.reshape(-1)[by_seat] & ~self.folded.reshape(-1)[by_seat]
+        discarded = self.ex_discarded.reshape(-1)[ex_cells] == 1  # only seats still in
+        cards = self.ex_card.reshape(-1)[ex_cells].astype(np.int64)
+        # Ranks in the ring of seats still in, and the row of each rank.
+        size = in_hand.sum(axis=0)
+        rank = np.cumsum(in_hand, axis=0) - in_hand
+        row_of_rank = np.zeros((n, k), dtype=np.int64)
+        row_of_rank.reshape(-1)[np.where(in_hand, rank, n - 1) * k + rows] = self._steps - 1
+        ring = np.maximum(size, 1)
+        left = row_of_rank.reshape(-1)[((rank + 1) % ring) * k + rows]  # (n, k) rows
+        right = row_of_rank.reshape(-1)[((rank - 1) % ring) * k + rows]
+        # Discarders take their left neighbour's discard, else draw in turn from the top.
+        flat_rows = rows[None, :]
+        from_left = discarded & (size > 1) & discarded.reshape(-1)[left * k + flat_rows]
+        from_deck = discarded & ~from_left
         deck = self.deck.reshape(-1)
         deck_base = idx * self.deck.shape[1]
         head = self.deck_head[idx]
-        for i in range(n):
-            valid = i < size
-            seat = order[i]
-            left = order[(i + 1) % np.maximum(size, 1), rows]
-            mine = valid & discarded[seat, rows]
-            from_left = mine & (left != seat) & discarded[left, rows]
-            from_deck = mine & ~from_left
-            got = np.where(from_left, cards[left, rows], deck[deck_base + head])
-            received[seat[mine], rows[mine]] = got[mine]
-            source[seat[from_left], rows[from_left]] = left[from_left]
-            taken_by[left[from_left], rows[from_left]] = seat[from_left]
-            head += from_deck
-        self.deck_head[idx] = head
-        # Discards nobody took go to the bottom, in order from the dealer's left.
+        drawn = deck[deck_base + head + np.cumsum(from_deck, axis=0) - from_deck]
+        received = np.where(
+            from_left, cards.reshape(-1)[left * k + flat_rows], np.where(from_deck, drawn, -1)
+        )
+        self.deck_head[idx] = head + from_deck.sum(axis=0)
+        left_seat = seats.reshape(-1)[left * k + flat_rows]
+        source = np.where(from_left, left_seat, -1)
+        # A discard goes to the seat on its right if that seat took from its left, else to
+        # the bottom of the deck, in order from the dealer's left.
+        taken = discarded & from_left.reshape(-1)[right * k + flat_rows]
+        taken_by = np.where(
+            taken, seats.reshape(-1)[right * k + flat_rows], np.where(discarded, -1, -2)
+        )
+        bottom = discarded & ~taken
         tail = self.deck_tail[idx]
-        for i in range(n):
-            seat = order[i]
-            bottom = (i < size) & discarded[seat, rows] & (taken_by[seat, rows] == -2)
-            taken_by[seat[bottom], rows[bottom]] = -1
-            deck[deck_base[bottom] + tail[bottom]] = cards[seat[bottom], rows[bottom]]
-            tail += bottom
-        self.deck_tail[idx] = tail
+        spot = deck_base + tail + np.cumsum(bottom, axis=0) - bottom
+        deck[spot[bottom]] = cards[bottom]
+        self.deck_tail[idx] = tail + bottom.sum(axis=0)
+        self.ex_received.reshape(-1)[ex_cells] = received
+        self.ex_from.reshape(-1)[ex_cells] = source
+        self.ex_taken_by.reshape(-1)[ex_cells] = taken_by
+        self.ex_drew.reshape(-1)[ex_cells] = np.where(discarded, from_deck, -1)
         # New hands: the discarded card replaced by the one received, kept sorted.
-        card_cells = idx[None, :] * (3 * n) + self._card_offsets  # (3n, k): seat-major
-        hands = self._get(self.cards, card_cells).reshape(n, 3, k).transpose(1, 0, 2)
-        gone = np.where(discarded, cards, -3)[None, :, :]
-        hands = np.where(hands == gone, received[None, :, :], hands)
-        self._put(self.cards, card_cells, _sort3(hands))
-        self._put(self.ex_received, ex_cells, received)
-        self._put(self.ex_from, ex_cells, source)
-        self._put(self.ex_taken_by, ex_cells, taken_by)
-        self._put(self.ex_drew, ex_cells, np.where(discarded, (source < 0).astype(np.int64), -1))
+        card_cells = by_seat[None, :, :] * 3 + self._card_rounds[:, None, None]  # (3, n, k)
+        hands = self.cards.reshape(-1)[card_cells]
+        hands = np.where(hands == np.where(discarded, cards, -3), received, hands)
+        self.cards.reshape(-1)[card_cells.transpose(1, 0, 2).reshape(3 * n, k)] = _sort3(hands)
 
     # ------------------------------------------------------------------ the end of a hand
 
