@@ -42,7 +42,6 @@ __all__ = [
 
 BET, EXCHANGE, OVER = 0, 1, 2
 _WIDTH = len(BETTING_STATS)  # checks, calls, bets and raises, folds, chips
-_STAT = {"fold": 3, "check": 0, "call": 1, "raise": 2}
 
 
 class ReferenceDecks:
