@@ -18,13 +18,11 @@ Action ids (``Discrete(num_actions(config))``), S = 1 size for ``limit``, 4 othe
 from __future__ import annotations
 
 import functools
-import itertools
 from typing import NamedTuple
 
 import numpy as np
 
 from lith_env.cards import NUM_CARDS
-from lith_env.cards import deck as deck_ids
 from lith_env.game import (
     BETTING_STATS,
     DISCARDS,
@@ -266,87 +264,121 @@ def _offsets(num_players: int) -> _Offsets:
 
 
 class _Seen(NamedTuple):
-    """What one seat's encoding precomputes: seats in order from it, and the betting-history
-    entries rotated to that order."""
+    """What one seat's encoding precomputes: seats in order from it, and where each entry of
+    the betting summary goes in its observation."""
 
     order: tuple[int, ...]  # seats in order from me
     relative: tuple[int, ...]  # seat -> position from me
-    history: np.ndarray  # history cell i of the observation reads betting summary entry history[i]
+    history: tuple[int, ...]  # betting summary entry i -> its observation cell
 
 
 @functools.cache
 def _seen_from(num_players: int, me: int) -> _Seen:
     n, width = num_players, len(BETTING_STATS)
-    order = tuple((me + i) % n for i in range(n))
-    history = [
-        (r * n + seat) * width + stat for r in range(3) for seat in order for stat in range(width)
-    ]
-    return _Seen(order, tuple((s - me) % n for s in range(n)), np.array(history, dtype=np.intp))
+    start = _offsets(n).history
+    relative = tuple((s - me) % n for s in range(n))
+    history = tuple(
+        start + (r * n + relative[seat]) * width + stat
+        for r in range(3)
+        for seat in range(n)
+        for stat in range(width)
+    )
+    return _Seen(tuple((me + i) % n for i in range(n)), relative, history)
 
 
 @functools.cache
 def _features_by_cards(pawns_and_courts: bool, excuse: str | None) -> dict:
-    """:func:`hand_features` rows keyed by the sorted tuple of card ids (the view's order)."""
-    table = _features_table(pawns_and_courts, excuse)
-    cards = deck_ids(pawns_and_courts, excuse is not None)
-    return {hand: table[hand_index(hand)] for hand in itertools.combinations(cards, 3)}
+    """Sorted card-id tuple -> the nonzero entries of its :func:`hand_features` as (offset,
+    value) pairs; filled as hands are met (see :func:`_hand_entries`)."""
+    return {}
+
+
+def _hand_entries(cards: tuple[int, ...], config: LithConfig) -> tuple[tuple[int, float], ...]:
+    known = _features_by_cards(config.pawns_and_courts, config.excuse)
+    entries = known.get(cards)
+    if entries is None:
+        row = _features_table(config.pawns_and_courts, config.excuse)[hand_index(cards)]
+        entries = known[cards] = tuple((int(i), float(row[i])) for i in np.flatnonzero(row))
+    return entries
+
+
+@functools.cache
+def _history_scale(total: float, num_players: int) -> np.ndarray:
+    """Checks and folds as flags, calls and bets/raises in quarters (a round allows at most
+    four), chips as a share of all chips at the table; tiled over rounds and seats."""
+    per_seat = np.array([1.0, 0.25, 0.25, 1.0, 1.0 / total], dtype=np.float32)
+    return np.tile(per_seat, 3 * num_players)
+
+
+@functools.cache
+def _stat_scales(total: float) -> tuple[float, ...]:
+    """The float32 scale of each betting statistic (:func:`_history_scale`), as Python floats.
+
+    For counts below 2**24 the float64 product ``count * scale`` is exact, so rounding it to
+    float32 when it is stored gives the float32 product bit for bit."""
+    return tuple(float(x) for x in _history_scale(total, 1)[: len(BETTING_STATS)])
 
 
 def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     """The flat float32 observation of one seat, every entry in [0, 1] (``docs/lith_env.md``).
 
-    Written block by block into a zeroed array: dense blocks as one slice assignment each,
-    sparse entries one by one (numpy calls are the cost here, so there are few of them)."""
+    Only the nonzero entries are written, one by one: a scalar write into a numpy array is
+    cheap, while turning a Python sequence into an array costs more than all of them."""
     n = view.num_players
     me = view.seat
     at = _offsets(n)
     seen = _seen_from(n, me)
     relative = seen.relative
-    obs = np.zeros(at.size, dtype=np.float32)
     total = float(config.total_chips)
+    obs = np.zeros(at.size, dtype=np.float32)
 
     cards = view.cards
     if cards:
         own = at.own
         obs[own + cards[0]] = obs[own + cards[1]] = obs[own + cards[2]] = 1.0
-        features = _features_by_cards(config.pawns_and_courts, config.excuse)[cards]
-        obs[at.hand : at.hand + _HAND_FEATURES] = features
+        hand = at.hand
+        for offset, value in _hand_entries(cards, config):
+            obs[hand + offset] = value
 
     phase = view.phase
+    chips = at.chips
+    obs[chips] = view.pot / total
     if phase == "bet":
         obs[at.phase + 2 * view.round] = 1.0
-        to_call = view.to_call
-        low, high = view.raise_range if view.raise_range and view.current_player == me else (0, 0)
-        obs[at.chips : at.chips + 5] = (
-            view.pot / total,
-            to_call / total,
-            view.highest / total,
-            low / total,
-            high / total,
-        )
+        obs[chips + 1] = view.to_call / total
+        obs[chips + 2] = view.highest / total
+        if view.raise_range and view.current_player == me:
+            low, high = view.raise_range
+            obs[chips + 3] = low / total
+            obs[chips + 4] = high / total
     else:
         obs[at.phase + (len(PHASES) - 1 if phase == "over" else 2 * view.round + 1)] = 1.0
-        obs[at.chips] = view.pot / total
 
+    # Seats in order from me: stack, bet, chips in; live, folded, all-in, out, dealer, to act.
     stacks, bets, committed = view.stacks, view.bets, view.committed
     dealt_in, folded = view.dealt_in, view.folded
     dealer, current = view.dealer, view.current_player
-    seats: list[float] = []
+    cell = at.seats
     for s in seen.order:
-        dealt, out = dealt_in[s], folded[s]
-        live = dealt and not out
-        seats += (
-            stacks[s] / total,
-            bets[s] / total,
-            committed[s] / total,
-            live,
-            dealt and out,
-            live and stacks[s] == 0,
-            not dealt,
-            s == dealer,
-            s == current,
-        )
-    obs[at.seats : at.seats + 9 * n] = seats
+        if stacks[s]:
+            obs[cell] = stacks[s] / total
+        if bets[s]:
+            obs[cell + 1] = bets[s] / total
+        if committed[s]:
+            obs[cell + 2] = committed[s] / total
+        if not dealt_in[s]:
+            obs[cell + 6] = 1.0
+        elif folded[s]:
+            obs[cell + 4] = 1.0
+        else:
+            obs[cell + 3] = 1.0
+            if not stacks[s]:
+                obs[cell + 5] = 1.0
+        if s == dealer:
+            obs[cell + 7] = 1.0
+        if s == current:
+            obs[cell + 8] = 1.0
+        cell += 9
 
     for ex, (block, gave, taken_by, got, got_from) in zip(
         view.exchanges, at.exchanges, strict=False
@@ -364,32 +396,32 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
             obs[got + ex.received] = 1.0
             obs[got_from + (ex.received_from is not None)] = 1.0
 
-    # The betting summary rotated to seat order from me by one gather, scaled (in float32) and
-    # capped; the raises of each round (a round allows four bets and raises) in quarters.
+    # The betting summary in seat order from me, scaled and capped at 1; per round, the bets
+    # and raises in quarters (a round allows four).
     betting = view.betting
-    if any(betting):
-        width = len(BETTING_STATS)
-        per_round = n * width
-        history = obs[at.history : at.raises]
-        np.multiply(
-            np.array(betting, dtype=np.float32)[seen.history],
-            _history_scale(total, n),
-            out=history,
-        )
-        np.minimum(history, 1.0, out=history)
-        obs[at.raises : at.raises + 3] = [
-            min(0.25 * sum(betting[r * per_round + 2 : (r + 1) * per_round : width]), 1.0)
-            for r in range(3)
-        ]
+    if total >= 2**24:  # chip counts past float32's exact integers: let numpy round them
+        counts = np.array(betting, dtype=np.float32)
+        scaled = np.minimum(counts * _history_scale(total, n), 1.0)
+        obs[list(seen.history)] = scaled
+        raises = counts.reshape(3, -1)[:, 2 :: len(BETTING_STATS)].sum(axis=1)
+        np.minimum(raises * 0.25, 1.0, out=obs[at.raises : at.raises + 3])
+        return obs
+    scales = _stat_scales(total)
+    width = len(BETTING_STATS)
+    per_round = n * width
+    cells = seen.history
+    raises = [0, 0, 0]
+    for i, count in enumerate(betting):
+        if count:
+            stat = i % width
+            value = count * scales[stat]
+            obs[cells[i]] = value if value < 1.0 else 1.0
+            if stat == 2:
+                raises[i // per_round] += count
+    for r, count in enumerate(raises):
+        if count:
+            obs[at.raises + r] = min(0.25 * count, 1.0)
     return obs
-
-
-@functools.cache
-def _history_scale(total: float, num_players: int) -> np.ndarray:
-    """Checks and folds as flags, calls and bets/raises in quarters (a round allows at most
-    four), chips as a share of all chips at the table; tiled over rounds and seats."""
-    per_seat = np.array([1.0, 0.25, 0.25, 1.0, 1.0 / total], dtype=np.float32)
-    return np.tile(per_seat, 3 * num_players)
 
 
 class LithObservation(NamedTuple):

@@ -108,6 +108,28 @@ def test_betting_history_and_exchange_fields():
     assert field(obs, 3, "exchange 1 got from").tolist() == [1, 0]  # from the deck
 
 
+@pytest.mark.parametrize("chips", [97, 7_000_001])  # the second: past float32's integers
+def test_history_is_the_float32_product_of_counts_and_scales(chips):
+    """The history block is float32(count) * float32(scale), capped at 1, in seat order from
+    me, whichever way encode computes it (plain Python below 2**24 chips, numpy above)."""
+    config = LithConfig(num_players=3, betting="no-limit", starting_chips=chips)
+    rng = np.random.default_rng(1)
+    hand = LithHand(config, config.stacks, 0, list(config.deck))
+    n, width = 3, 5
+    scale = np.array([1.0, 0.25, 0.25, 1.0, 1.0 / config.total_chips], dtype=np.float32)
+    while not hand.is_over:
+        for me in range(n):
+            view = hand.observe(me)
+            counts = np.array(view.betting, dtype=np.float32).reshape(3, n, width)
+            rotated = np.roll(counts, -me, axis=1)  # seat order from me
+            want = np.minimum(rotated * scale, np.float32(1.0)).ravel()
+            obs = encode(view, config)
+            assert field(obs, n, "history").tolist() == want.tolist()
+            raises = np.minimum(0.25 * counts[:, :, 2].sum(axis=1), 1.0).astype(np.float32)
+            assert field(obs, n, "raises").tolist() == raises.tolist()
+        hand.apply(action_from_id(hand, int(rng.choice(np.flatnonzero(action_mask(hand))))))
+
+
 def test_vector_never_shows_another_seats_hidden_cards():
     config = LithConfig(num_players=3)
     a = table()
