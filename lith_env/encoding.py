@@ -298,7 +298,7 @@ def _hand_entries(cards: tuple[int, ...], config: LithConfig) -> tuple[tuple[int
     entries = known.get(cards)
     if entries is None:
         row = _features_table(config.pawns_and_courts, config.excuse)[hand_index(cards)]
-        entries = known[cards] = tuple((int(i), float(row[i])) for i in np.flatnonzero(row))
+        entries = known[cards] = tuple((i, v) for i, v in enumerate(row.tolist()) if v)
     return entries
 
 

@@ -704,6 +704,7 @@ class LithGame:
         self.hands_played = 0
         self._over = False
         self._finished: list[tuple[LithHand, int]] = []  # made into records when asked for
+        self._returns_for: tuple | None = None  # (hand, over) the cached returns belong to
         self._records: list[dict] = []
         self._deal_hand()
 
@@ -776,8 +777,15 @@ class LithGame:
 
     def returns(self) -> np.ndarray:
         """Chips each seat has won (+) or lost (-) over the hands finished so far."""
-        settled = self.hand.stacks if self.hand.phase == "over" else self.hand.start_stacks
-        return np.array([a - b for a, b in zip(settled, self.start_stacks, strict=True)])
+        # They change only when a hand ends, so they are kept per (hand, finished or not).
+        key = (self.hand, self.hand.phase == "over")
+        if self._returns_for != key:
+            settled = self.hand.stacks if key[1] else self.hand.start_stacks
+            self._returns = np.array(
+                [a - b for a, b in zip(settled, self.start_stacks, strict=True)]
+            )
+            self._returns_for = key
+        return self._returns.copy()
 
     def winners(self) -> list[int]:
         """Seats holding the most chips (the match's winners once it is over)."""

@@ -74,7 +74,7 @@ class TableAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._last_returns = np.asarray(self.table.returns(), dtype=float)
+        self._last_returns = self.table.returns().tolist()
         self.agent_selection = self.possible_agents[self.table.current_player]
 
     def step(self, action: int | None) -> None:
@@ -85,15 +85,23 @@ class TableAECEnv(AECEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for finished agents")
         self.table.apply_id(int(action))
-        returns = np.asarray(self.table.returns(), dtype=float)
-        delta = returns - self._last_returns
-        self._last_returns = returns
+        returns = self.table.returns().tolist()
         self._cumulative_rewards[agent] = 0
-        self.rewards = {a: float(delta[i]) for i, a in enumerate(self.possible_agents)}
+        if returns == self._last_returns:  # most steps: nobody has won or lost anything yet
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+        else:
+            self.rewards = {
+                a: float(now - before)
+                for a, now, before in zip(
+                    self.possible_agents, returns, self._last_returns, strict=True
+                )
+            }
+            self._last_returns = returns
         if self.table.is_over:
             self.terminations = {a: True for a in self.agents}
+            final = np.asarray(returns, dtype=float)
             for a in self.agents:
-                self.infos[a] = {"returns": returns}
+                self.infos[a] = {"returns": final}
         else:
             self.agent_selection = self.possible_agents[self.table.current_player]
         self._accumulate_rewards()
