@@ -411,7 +411,8 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     per_round = n * width
     cells = seen.history
     raises = [0, 0, 0]
-    for i, count in enumerate(betting):
+    # Rounds after the view's round have no betting yet.
+    for i, count in enumerate(betting[: (view.round + 1) * per_round]):
         if count:
             stat = i % width
             value = count * scales[stat]

@@ -252,16 +252,14 @@ class ExchangeLog:
         resolved, which discarders drew from the deck."""
         if self._public is not None:
             return self._public
-        discarded = tuple(
-            (self.discards[s] is not None) if s in self.discards else None for s in range(n)
-        )
-        drew = tuple(
-            (self.received[s][1] is None) if resolved and s in self.received else None
-            for s in range(n)
-        )
-        if resolved:
-            self._public = (discarded, drew)
-        return discarded, drew
+        discards = self.discards
+        discarded = tuple([(discards[s] is not None) if s in discards else None for s in range(n)])
+        if not resolved:
+            return discarded, (None,) * n
+        received = self.received
+        drew = tuple([(received[s][1] is None) if s in received else None for s in range(n)])
+        self._public = (discarded, drew)
+        return self._public
 
 
 class LithHand:
