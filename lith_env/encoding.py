@@ -18,6 +18,7 @@ Action ids (``Discrete(num_actions(config))``), S = 1 size for ``limit``, 4 othe
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import NamedTuple
 
 import numpy as np
@@ -287,19 +288,13 @@ def _seen_from(num_players: int, me: int) -> _Seen:
 
 
 @functools.cache
-def _features_by_cards(pawns_and_courts: bool, excuse: str | None) -> dict:
-    """Sorted card-id tuple -> the nonzero entries of its :func:`hand_features` as (offset,
-    value) pairs; filled as hands are met (see :func:`_hand_entries`)."""
-    return {}
-
-
-def _hand_entries(cards: tuple[int, ...], config: LithConfig) -> tuple[tuple[int, float], ...]:
-    known = _features_by_cards(config.pawns_and_courts, config.excuse)
-    entries = known.get(cards)
-    if entries is None:
-        row = _features_table(config.pawns_and_courts, config.excuse)[hand_index(cards)]
-        entries = known[cards] = tuple((i, v) for i, v in enumerate(row.tolist()) if v)
-    return entries
+def _feature_entries(pawns_and_courts: bool, excuse: str | None) -> tuple[list, list, list]:
+    """The nonzero entries of :func:`hand_features` of every hand, flat: those of the hand with
+    combinatorial index i are ``offsets[j]``, ``values[j]`` for j in ``starts[i]:starts[i+1]``."""
+    table = _features_table(pawns_and_courts, excuse)
+    rows, offsets = np.nonzero(table)  # row-major: grouped by hand
+    starts = np.searchsorted(rows, np.arange(len(table) + 1))
+    return offsets.tolist(), table[rows, offsets].tolist(), starts.tolist()
 
 
 @functools.cache
@@ -337,8 +332,10 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
         own = at.own
         obs[own + cards[0]] = obs[own + cards[1]] = obs[own + cards[2]] = 1.0
         hand = at.hand
-        for offset, value in _hand_entries(cards, config):
-            obs[hand + offset] = value
+        offsets, values, starts = _feature_entries(config.pawns_and_courts, config.excuse)
+        index = hand_index(cards)
+        for j in range(starts[index], starts[index + 1]):
+            obs[hand + offsets[j]] = values[j]
 
     phase = view.phase
     chips = at.chips
@@ -411,14 +408,14 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     per_round = n * width
     cells = seen.history
     raises = [0, 0, 0]
-    # Rounds after the view's round have no betting yet.
-    for i, count in enumerate(betting[: (view.round + 1) * per_round]):
-        if count:
-            stat = i % width
-            value = count * scales[stat]
-            obs[cells[i]] = value if value < 1.0 else 1.0
-            if stat == 2:
-                raises[i // per_round] += count
+    # Only the nonzero counts (skipped over in C by compress), and only up to the view's round:
+    # later rounds have no betting yet.
+    for i in itertools.compress(range((view.round + 1) * per_round), betting):
+        count, stat = betting[i], i % width
+        value = count * scales[stat]
+        obs[cells[i]] = value if value < 1.0 else 1.0
+        if stat == 2:
+            raises[i // per_round] += count
     for r, count in enumerate(raises):
         if count:
             obs[at.raises + r] = min(0.25 * count, 1.0)
