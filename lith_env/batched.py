@@ -386,20 +386,14 @@ class BatchedLith:
         dealt = stacks > 0
         self._put(self.dealt_in, cells, dealt)
         self._put(self.folded, cells, ~dealt)
-        for array in (self.bets, self.winnings):
-            self._put(array, cells, 0)
         self._put(self.showed, cells, False)
         self.num_exchanges[idx] = 0
+        # Only the decisions need blanking: what an exchange resolves (drew, received, from,
+        # taken by) is written for every seat when it resolves and read only after that, the
+        # bets are zeroed by the first betting round and the winnings by the hand's end.
         ex_cells = idx[None, :] * (2 * n) + self._ex_offsets
-        for array, blank in (
-            (self.ex_discarded, -1),
-            (self.ex_card, -1),
-            (self.ex_drew, -1),
-            (self.ex_received, -1),
-            (self.ex_from, -1),
-            (self.ex_taken_by, -2),
-        ):
-            self._put(array, ex_cells, blank)
+        self._put(self.ex_discarded, ex_cells, -1)
+        self._put(self.ex_card, ex_cells, -1)
         self.betting[idx] = 0  # rows of 15n: a plain row write is the fast one
         # Antes: everyone with chips posts min(ante, stack).
         ante = np.minimum(self.config.ante, stacks)
