@@ -42,6 +42,7 @@ __all__ = [
 
 BET, EXCHANGE, OVER = 0, 1, 2
 _WIDTH = len(BETTING_STATS)  # checks, calls, bets and raises, folds, chips
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)  # iinfo is slow
 
 
 class ReferenceDecks:
@@ -130,7 +131,7 @@ def _award(
     axis, which numpy does fast)."""
     n, k = committed.shape
     rows = np.arange(k)
-    big, lowest = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    big, lowest = _INT64_MAX, _INT64_MIN
     distance = (np.arange(n)[:, None] - dealer[None, :] - 1) % n  # from the dealer's left
     if (
         np.where(live, committed, lowest).max(axis=0) == np.where(live, committed, big).min(axis=0)
@@ -166,7 +167,7 @@ def _award_pot(
     """One pot per table (k,) to the best hand among the ``eligible`` seats (n, k): equal
     hands split, odd chips to the tied winner nearest the dealer's left (``distance``)."""
     n = len(eligible)
-    best = np.where(eligible, strength, np.iinfo(np.int64).min).max(axis=0)
+    best = np.where(eligible, strength, _INT64_MIN).max(axis=0)
     winners = eligible & (strength == best)
     share, odd = np.divmod(amount, np.maximum(winners.sum(axis=0), 1))
     won = np.where(winners, share, 0)
