@@ -21,6 +21,7 @@ batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import platform
 import statistics
@@ -160,19 +161,22 @@ def run_aec(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     return steps, episodes, time.perf_counter() - start
 
 
-def run_rlcard(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Random legal actions on an RLCard env (every step is one player's action)."""
+def run_rlcard(
+    env, seconds: float, seed: int = 0, only_seat: int | None = None
+) -> tuple[int, int, float]:
+    """Random legal actions on an RLCard env: every step is one player's action, and counts
+    as one, or (``only_seat``) only the decisions of that seat count, as a single learner's."""
     rng = np.random.default_rng(seed)
-    state, _ = env.reset()
+    state, player = env.reset()
     steps = episodes = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         legal = list(state["legal_actions"])
-        state, _ = env.step(legal[rng.integers(len(legal))])
-        steps += 1
+        steps += only_seat is None or player == only_seat
+        state, player = env.step(legal[rng.integers(len(legal))])
         if env.is_over():
             episodes += 1
-            state, _ = env.reset()
+            state, player = env.reset()
     return steps, episodes, time.perf_counter() - start
 
 
@@ -199,6 +203,11 @@ def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
                 lambda n=n: rlcard.make("limit-holdem", config={"game_num_players": n, "seed": 0}),
             ),
             "PettingZoo texas_holdem_v4": (run_aec, lambda n=n: texas_holdem_v4.env(num_players=n)),
+            # Like for like with Lith-v0: one seat's decisions, the others played in between.
+            "RLCard limit-holdem, seat 0's steps": (
+                functools.partial(run_rlcard, only_seat=0),
+                lambda n=n: rlcard.make("limit-holdem", config={"game_num_players": n, "seed": 0}),
+            ),
         }
         envs = {name: make() for name, (_, make) in subjects.items()}
         rates: dict[str, dict[str, list[float]]] = {
@@ -218,6 +227,8 @@ def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
             / row["RLCard limit-holdem"]["steps/s"],
             "Lith AEC / PettingZoo steps": row["Lith AEC"]["steps/s"]
             / row["PettingZoo texas_holdem_v4"]["steps/s"],
+            "Lith-v0 / RLCard seat 0's steps": row["Lith-v0"]["steps/s"]
+            / row["RLCard limit-holdem, seat 0's steps"]["steps/s"],
         }
     return results
 
