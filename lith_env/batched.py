@@ -440,12 +440,17 @@ class BatchedLith:
         self._put(self.bets, cells, 0)
         self._put(self.acted, cells, False)
         self._put(self.open_to_raise, cells, True)
-        can_bet = self._can_bet(cells)
-        skip = can_bet.sum(axis=0) <= 1
-        go = idx[~skip]
-        first = self._next_to_bet(go, self.dealer[go])
-        self.current[go] = first
-        self._end_betting_round(np.concatenate([idx[skip], go[first < 0]]))
+        # Nobody has acted or bet yet: the first to act is the first seat left of the dealer
+        # who can bet, and with fewer than two such seats there is no betting at all.
+        can_bet = self._can_bet(cells)  # (n, k) by seat
+        k = len(idx)
+        seats = (self.dealer[idx][None, :] + self._steps) % self.n  # from the dealer's left
+        first = _first(can_bet.reshape(-1)[seats * k + np.arange(k)], seats)
+        first[can_bet.sum(axis=0) <= 1] = -1
+        self.current[idx] = first
+        none = first < 0
+        if none.any():
+            self._end_betting_round(idx[none])
 
     def _can_bet(self, cells: np.ndarray) -> np.ndarray:
         return (
