@@ -588,7 +588,11 @@ class BatchedLith:
             return
         self.phase[idx] = EXCHANGE
         self.num_exchanges[idx] += 1
-        self.current[idx] = self._next_in_hand(idx, self.dealer[idx], self.num_exchanges[idx] - 1)
+        # Nobody has decided yet: the first seat left of the dealer still in the hand starts.
+        seats = (self.dealer[idx][None, :] + self._steps) % self.n  # from the dealer's left
+        at = idx * self.n + seats
+        in_hand = self.dealt_in.reshape(-1)[at] & ~self.folded.reshape(-1)[at]
+        self.current[idx] = _first(in_hand, seats)
 
     def _next_in_hand(self, idx: np.ndarray, after: np.ndarray, e: np.ndarray) -> np.ndarray:
         """The next seat clockwise after ``after`` still in the hand that has not decided in
@@ -705,8 +709,12 @@ class BatchedLith:
         hands = np.maximum(self._get(self.cards, idx[None, :] * (3 * n) + self._card_offsets), 0)
         hands = hands.reshape(n, 3, k)  # [seat, card, table], cards sorted
         index = _C3[hands[:, 2]] + _C2[hands[:, 1]] + hands[:, 0]
-        heads = self.demon_heads[idx]
-        strength = np.where(heads, self._strengths[1][index], self._strengths[0][index])
+        tails_table, heads_table = self._strengths
+        if tails_table is heads_table:  # one role for the Excuse (or none): one lookup
+            strength = tails_table[index]
+        else:
+            heads = self.demon_heads[idx]
+            strength = np.where(heads, heads_table[index], tails_table[index])
         strength = np.where(live, strength, -1)
         committed = self._get(self.committed, cells)
         self._put(self.winnings, cells, _award(committed, live, strength, self.dealer[idx]))
@@ -767,7 +775,7 @@ class BatchedLith:
                 )
             )
         self._version += 1  # the state changes from here on: cached masks are stale
-        betting = self.phase[idx] == BET
+        betting = (self.phase if every else self.phase[idx]) == BET
         self._apply_bets(idx[betting], ids[betting])
         self._apply_exchanges(idx[~betting], ids[~betting])
 
