@@ -376,6 +376,12 @@ class BatchedLith:
         """(n, k) flat indices of every seat at tables ``idx``: row s is ``idx * n + s``."""
         return idx[None, :] * self.n + self._seat_offsets
 
+    def _clockwise(self, idx: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The seats 1, 2, ..., n places clockwise after ``after`` at tables ``idx`` (n, k),
+        and their flat cells."""
+        seats = (after[None, :] + self._steps) % self.n
+        return seats, idx * self.n + seats
+
     def _get(self, array: np.ndarray, cells: np.ndarray) -> np.ndarray:
         return array.reshape(-1)[cells]
 
@@ -444,7 +450,7 @@ class BatchedLith:
         # who can bet, and with fewer than two such seats there is no betting at all.
         can_bet = self._can_bet(cells)  # (n, k) by seat
         k = len(idx)
-        seats = (self.dealer[idx][None, :] + self._steps) % self.n  # from the dealer's left
+        seats, _ = self._clockwise(idx, self.dealer[idx])  # from the dealer's left
         first = _first(can_bet.reshape(-1)[seats * k + np.arange(k)], seats)
         first[can_bet.sum(axis=0) <= 1] = -1
         self.current[idx] = first
@@ -463,9 +469,7 @@ class BatchedLith:
         """The next seat clockwise after ``after`` that still has to act (-1: none)."""
         if len(idx) == 0:
             return np.full(0, -1, dtype=np.int64)
-        n = self.n
-        seats = (after[None, :] + self._steps) % n  # (n, k): 1, 2, ..., n seats on
-        at = idx * n + seats
+        seats, at = self._clockwise(idx, after)
         needs = (
             self.dealt_in.reshape(-1)[at]
             & ~self.folded.reshape(-1)[at]
@@ -588,22 +592,16 @@ class BatchedLith:
             return
         self.phase[idx] = EXCHANGE
         self.num_exchanges[idx] += 1
-        # Nobody has decided yet: the first seat left of the dealer still in the hand starts.
-        seats = (self.dealer[idx][None, :] + self._steps) % self.n  # from the dealer's left
-        at = idx * self.n + seats
-        in_hand = self.dealt_in.reshape(-1)[at] & ~self.folded.reshape(-1)[at]
-        self.current[idx] = _first(in_hand, seats)
+        self.current[idx] = self._next_in_hand(idx, self.dealer[idx], self.num_exchanges[idx] - 1)
 
     def _next_in_hand(self, idx: np.ndarray, after: np.ndarray, e: np.ndarray) -> np.ndarray:
         """The next seat clockwise after ``after`` still in the hand that has not decided in
         exchange ``e`` (-1: none; the order ends before it would pass the dealer again)."""
-        n = self.n
-        seats = (after[None, :] + self._steps) % n  # (n, k): 1, 2, ..., n seats on
-        at = idx * n + seats
+        seats, at = self._clockwise(idx, after)
         undecided = (
             self.dealt_in.reshape(-1)[at]
             & ~self.folded.reshape(-1)[at]
-            & (self.ex_discarded.reshape(-1)[(idx * 2 + e) * n + seats] < 0)
+            & (self.ex_discarded.reshape(-1)[(idx * 2 + e) * self.n + seats] < 0)
         )
         return _first(undecided, seats)
 
@@ -637,8 +635,7 @@ class BatchedLith:
         n, k = self.n, len(idx)
         rows = np.arange(k)
         e = self.num_exchanges[idx] - 1
-        seats = (self.dealer[idx][None, :] + self._steps) % n  # (n, k) from the dealer's left
-        by_seat = idx * n + seats  # flat cells of per-seat arrays
+        seats, by_seat = self._clockwise(idx, self.dealer[idx])  # from the dealer's left
         ex_cells = (idx * 2 + e)[None, :] * n + seats
         in_hand = self.dealt_in.reshape(-1)[by_seat] & ~self.folded.reshape(-1)[by_seat]
         discarded = self.ex_discarded.reshape(-1)[ex_cells] == 1  # only seats still in
