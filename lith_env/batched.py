@@ -319,7 +319,6 @@ class BatchedLith:
         self.ex_taken_by = np.full((B, 2, n), -2, dtype=np.int8)  # -1 bottom, -2 n/a
         chips = np.int32 if config.total_chips < 2**31 else np.int64
         self.betting = np.zeros((B, NUM_ROUNDS, n, _WIDTH), dtype=chips)
-        self.winnings = np.zeros((B, n), dtype=np.int64)
         self.showed = np.zeros((B, n), dtype=bool)  # seats that showed their cards
         self.hands_played = np.zeros(B, dtype=np.int64)
         self.match_over = np.ones(B, dtype=bool)
@@ -409,7 +408,7 @@ class BatchedLith:
         self.num_exchanges[idx] = 0
         # Only the decisions need blanking: what an exchange resolves (drew, received, from,
         # taken by) is written for every seat when it resolves and read only after that, the
-        # bets are zeroed by the first betting round and the winnings by the hand's end.
+        # bets are zeroed by the first betting round.
         ex_cells = idx[None, :] * (2 * n) + self._ex_offsets
         self._put(self.ex_discarded, ex_cells, -1)
         self._put(self.ex_card, ex_cells, -1)
@@ -691,8 +690,7 @@ class BatchedLith:
         cells = self._cells(idx)
         in_hand = self._in_hand(cells)
         pot = self._get(self.committed, cells).sum(axis=0)
-        self._put(self.winnings, cells, np.where(in_hand, pot[None, :], 0))
-        self._finish(idx)
+        self._finish(idx, cells, np.where(in_hand, pot[None, :], 0))
 
     def _showdown(self, idx: np.ndarray) -> None:
         """Side pots from the smallest all-in up, each to the best eligible hand; equal hands
@@ -714,12 +712,11 @@ class BatchedLith:
             strength = np.where(heads, heads_table[index], tails_table[index])
         strength = np.where(live, strength, -1)
         committed = self._get(self.committed, cells)
-        self._put(self.winnings, cells, _award(committed, live, strength, self.dealer[idx]))
-        self._finish(idx)
+        self._finish(idx, cells, _award(committed, live, strength, self.dealer[idx]))
 
-    def _finish(self, idx: np.ndarray) -> None:
-        cells = self._cells(idx)
-        stacks = self._get(self.stacks, cells) + self._get(self.winnings, cells)
+    def _finish(self, idx: np.ndarray, cells: np.ndarray, winnings: np.ndarray) -> None:
+        """End the hands at tables ``idx`` (seat cells ``cells``), paying ``winnings`` (n, k)."""
+        stacks = self._get(self.stacks, cells) + winnings
         self._put(self.stacks, cells, stacks)
         self._put(self.last_net, cells, stacks - self._get(self.hand_start, cells))
         self.phase[idx] = OVER
