@@ -165,7 +165,13 @@ class PoolOpponent:
     ):
         from agents import make_agent
 
-        self.named = [make_agent(s, game, config=config) for s in specs if s != "self"]
+        # Seeded at construction: batched envs draw a member per table and play it without a
+        # reset, so an unseeded member (random, bluffer) would make the same seed give
+        # different games. (Single envs reseed the member they draw at every reset.)
+        names = [s for s in specs if s != "self"]
+        self.named = [
+            make_agent(s, game, seed=seed * 1000 + i, config=config) for i, s in enumerate(names)
+        ]
         self.self_play = "self" in specs
         self.pool_dir = Path(pool_dir)
         self.pool_size = pool_size
