@@ -429,6 +429,11 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     run = Path(config.out)
     run.mkdir(parents=True, exist_ok=True)
     pool_dir = run / "pool"
+    if not resume:
+        # A fresh run in a used folder starts over: an earlier run's snapshots would join its
+        # self-play pool and its checkpoints would be what a later --resume picks up.
+        for stale in [*pool_dir.glob("snapshot_*.zip"), *run.glob("checkpoints/model_*.zip")]:
+            stale.unlink()
     if config.vec_env == "batched":
         vec = make_batched_env(config, pool_dir)
     else:

@@ -64,6 +64,21 @@ def test_resume_continues_the_step_count(tmp_path):
     assert json.loads((out / "config.json").read_text())["timesteps"] == 384
 
 
+def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
+    """An earlier run's snapshots must not join the new run's self-play pool, nor its
+    checkpoints be what --resume continues."""
+    out = tmp_path / "run"
+    (out / "pool").mkdir(parents=True)
+    (out / "checkpoints").mkdir()
+    stale_snapshot = out / "pool" / "snapshot_999999.zip"
+    stale_checkpoint = out / "checkpoints" / "model_999999_steps.zip"
+    for stale in (stale_snapshot, stale_checkpoint):
+        stale.write_bytes(b"from an earlier run")
+    assert train.main(["--opponents", "caller,self", "--out", str(out), *TINY]) == 0
+    assert not stale_snapshot.exists() and not stale_checkpoint.exists()
+    assert train.latest_checkpoint(out).stem != "model_999999_steps"
+
+
 def test_corrupt_or_mismatched_checkpoint(tmp_path, capsys):
     out = tmp_path / "run"
     assert train.main(["--opponents", "caller", "--out", str(out), *TINY]) == 0
