@@ -469,11 +469,8 @@ class BatchedLith:
         if len(idx) == 0:
             return np.full(0, -1, dtype=np.int64)
         seats, at = self._clockwise(idx, after)
-        needs = (
-            self.dealt_in.reshape(-1)[at]
-            & ~self.folded.reshape(-1)[at]
-            & (self.stacks.reshape(-1)[at] > 0)
-            & (~self.acted.reshape(-1)[at] | (self.bets.reshape(-1)[at] < self.highest[idx]))
+        needs = self._can_bet(at) & (
+            ~self._get(self.acted, at) | (self._get(self.bets, at) < self.highest[idx])
         )
         return _first(needs, seats)
 
@@ -597,10 +594,8 @@ class BatchedLith:
         """The next seat clockwise after ``after`` still in the hand that has not decided in
         exchange ``e`` (-1: none; the order ends before it would pass the dealer again)."""
         seats, at = self._clockwise(idx, after)
-        undecided = (
-            self.dealt_in.reshape(-1)[at]
-            & ~self.folded.reshape(-1)[at]
-            & (self.ex_discarded.reshape(-1)[(idx * 2 + e) * self.n + seats] < 0)
+        undecided = self._in_hand(at) & (
+            self._get(self.ex_discarded, (idx * 2 + e) * self.n + seats) < 0
         )
         return _first(undecided, seats)
 
@@ -636,7 +631,7 @@ class BatchedLith:
         e = self.num_exchanges[idx] - 1
         seats, by_seat = self._clockwise(idx, self.dealer[idx])  # from the dealer's left
         ex_cells = (idx * 2 + e)[None, :] * n + seats
-        in_hand = self.dealt_in.reshape(-1)[by_seat] & ~self.folded.reshape(-1)[by_seat]
+        in_hand = self._in_hand(by_seat)
         discarded = self.ex_discarded.reshape(-1)[ex_cells] == 1  # only seats still in
         cards = self.ex_card.reshape(-1)[ex_cells].astype(np.int64)
         # Ranks in the ring of seats still in, and the row of each rank.
