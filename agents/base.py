@@ -16,6 +16,7 @@ __all__ = [
     "Agent",
     "RandomAgent",
     "act_batch",
+    "legal_ids",
     "make_agent",
     "register",
     "uniform_legal",
@@ -50,12 +51,27 @@ class RandomAgent:
             self.rng = np.random.default_rng(seed)
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self.rng.integers(len(legal))])
+        legal = legal_ids(action_mask)
+        return legal[self.rng.integers(len(legal))]
 
     def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
         """Uniform legal actions for a batch of masks (k, actions)."""
         return uniform_legal(np.asarray(action_masks), self.rng)
+
+
+_LEGAL_IDS: dict[bytes, tuple[int, ...]] = {}
+
+
+def legal_ids(action_mask: np.ndarray) -> tuple[int, ...]:
+    """The legal action ids of a mask, ascending (``np.flatnonzero`` as a tuple of ints),
+    remembered per mask pattern: masks repeat, and numpy is slow on a handful of entries."""
+    key = action_mask.tobytes() + action_mask.dtype.char.encode()
+    legal = _LEGAL_IDS.get(key)
+    if legal is None:
+        if len(_LEGAL_IDS) >= 1 << 16:  # wide masks (Gendeneia) have many patterns
+            _LEGAL_IDS.clear()
+        legal = _LEGAL_IDS[key] = tuple(np.flatnonzero(action_mask).tolist())
+    return legal
 
 
 @functools.cache

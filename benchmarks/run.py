@@ -32,6 +32,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from agents.base import legal_ids
 from lith_env.cards import deck
 from lith_env.hands import strength, strength_table
 from lith_env.hands_reference import reference_key
@@ -123,8 +124,8 @@ def print_hands(result: dict, console: Console) -> None:
 
 
 def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
-    legal = np.flatnonzero(mask)
-    return int(legal[rng.integers(len(legal))])
+    legal = legal_ids(mask)  # the legal ids, as RLCard's harness below lists its legal actions
+    return legal[rng.integers(len(legal))]
 
 
 def run_gym(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:

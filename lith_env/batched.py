@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from lith_env import encoding
-from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig
+from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig, deal
 from lith_env.hands import _C2, _C3, strength_table
 from tablegame.engine import IllegalActionError
 
@@ -67,11 +67,9 @@ class ReferenceDecks:
         """Deck orders (top first) and demon coins of the next hand at each table."""
         orders, demons = [], []
         for t in tables.tolist():
-            hand_rng = random.Random(self.rngs[t].getrandbits(63))
-            order = list(self.config.deck)
-            hand_rng.shuffle(order)
+            order, demon = deal(self.config, self.rngs[t].getrandbits(63))
             orders.append(order)
-            demons.append(hand_rng.random() < 0.5)
+            demons.append(demon)
         return np.array(orders, dtype=np.int64).reshape(len(tables), -1), np.array(demons)
 
 

@@ -10,16 +10,16 @@ incomplete raise does not reopen the betting for seats that have already acted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["STRUCTURES", "BetOptions", "bet_options"]
 
 STRUCTURES = ("limit", "pot-limit", "no-limit")
 
 
-@dataclass(frozen=True)
-class BetOptions:
-    """The legal betting actions of the seat to act.
+class BetOptions(NamedTuple):
+    """The legal betting actions of the seat to act (a named tuple: cheap to make once per
+    decision).
 
     ``call`` is the chips needed to call (0 means check); ``min_to``/``max_to`` bound the
     raise-to amount of a bet or raise (``None`` when the seat may not bet or raise).

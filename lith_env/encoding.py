@@ -84,7 +84,7 @@ def num_actions(config: LithConfig) -> int:
 
 
 def keep_id(config: LithConfig) -> int:
-    return 2 + num_raise_sizes(config)
+    return 3 if config.betting == "limit" else 2 + len(RAISE_MENU)
 
 
 def action_names(config: LithConfig) -> list[str]:
@@ -120,7 +120,9 @@ def action_from_id(hand: LithHand, action_id: int) -> Action:
     legal = hand.legal_actions()
     keep = keep_id(config)
     action: Action | None = None
-    if not isinstance(action_id, int | np.integer) or not 0 <= action_id < keep + 4:
+    if not (type(action_id) is int or isinstance(action_id, np.integer)) or not (
+        0 <= action_id < keep + 4
+    ):
         action = None
     elif action_id == FOLD:
         action = FOLD_ACTION
@@ -142,15 +144,18 @@ def action_from_id(hand: LithHand, action_id: int) -> Action:
 
 def action_mask(hand: LithHand) -> np.ndarray:
     """int8 mask over action ids: 1 where the id is a legal action now."""
-    config = hand.config
+    return legal_mask(hand).copy()
+
+
+def legal_mask(hand: LithHand) -> np.ndarray:
+    """:func:`action_mask` as a shared read-only array (one per pattern of legal actions)."""
+    keep = keep_id(hand.config)
     if hand.current is None:
-        pattern: tuple = (None, None)
-    elif hand.phase == "exchange":
-        pattern = ("exchange", None)
-    else:
-        legal = hand.legal_actions()
-        pattern = (FOLD_ACTION in legal.actions, legal.raise_kind)
-    return _mask_of(num_actions(config), keep_id(config), *pattern).copy()
+        return _mask_of(keep + 4, keep, None, None)
+    if hand.phase == "exchange":
+        return _mask_of(keep + 4, keep, "exchange", None)
+    legal = hand.legal_actions()
+    return _mask_of(keep + 4, keep, legal.actions[0] is FOLD_ACTION, legal.raise_kind)
 
 
 @functools.cache

@@ -115,6 +115,11 @@ class LithConfig:
         """The card ids in play."""
         return tuple(deck(self.pawns_and_courts, excuse=self.excuse is not None))
 
+    @functools.cached_property
+    def deck_ids(self) -> list[int]:
+        """The card ids in play, in id order, as a list (what a sorted deck order must equal)."""
+        return sorted(self.deck)
+
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
@@ -124,10 +129,10 @@ def _is_int(x: object) -> bool:
 # Actions
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """An engine action. ``amount`` is the raise-to total of a bet or raise in this round;
-    ``card`` the card id of a discard."""
+    ``card`` the card id of a discard. (A named tuple: legality checks compare actions, and
+    tuples compare in C.)"""
 
     kind: str  # fold, check, call, bet, raise, keep, discard
     amount: int | None = None
@@ -155,9 +160,9 @@ FOLD, CHECK, CALL, KEEP = Action("fold"), Action("check"), Action("call"), Actio
 DISCARDS = tuple(Action("discard", card=c) for c in range(len(CARDS)))
 
 
-@dataclass(frozen=True)
-class LegalActions:
-    """The legal actions of the seat to act: discrete ones, plus a range of raise-to amounts."""
+class LegalActions(NamedTuple):
+    """The legal actions of the seat to act: discrete ones, plus a range of raise-to amounts
+    (a named tuple: cheap to make once per decision)."""
 
     actions: tuple[Action, ...]
     raise_kind: str | None = None  # "bet" or "raise" when a bet/raise is legal
@@ -278,25 +283,60 @@ class LithHand:
         demon_heads: bool = False,
     ) -> None:
         n = config.num_players
-        if len(stacks) != n or any(not _is_int(s) or s < 0 for s in stacks):
+        if len(stacks) != n or not all(type(s) is int or _is_int(s) for s in stacks):
             raise ValueError(f"stacks: need {n} non-negative integers, got {list(stacks)!r}")
-        if sum(1 for s in stacks if s > 0) < 2:
+        self.start_stacks = [int(s) for s in stacks]
+        if min(self.start_stacks) < 0:
+            raise ValueError(f"stacks: need {n} non-negative integers, got {list(stacks)!r}")
+        self.dealt_in = [s > 0 for s in self.start_stacks]
+        if self.dealt_in.count(True) < 2:
             raise ValueError(
                 f"stacks: at least two seats need chips to play a hand, got {list(stacks)}"
             )
         if not (_is_int(dealer) and 0 <= dealer < n and stacks[dealer] > 0):
             raise ValueError(f"dealer: must be a seat with chips, got {dealer!r}")
-        if tuple(sorted(deck_order)) != config.deck:  # config.deck is in id order
+        deck_order = [int(c) for c in deck_order]
+        if sorted(deck_order) != config.deck_ids:
             raise ValueError("deck_order: must hold every card in play exactly once")
+        self._setup(config, self.start_stacks, int(dealer), deck_order, bool(demon_heads))
+
+    @classmethod
+    def _unchecked(
+        cls,
+        config: LithConfig,
+        stacks: list[int],
+        dealer: int,
+        deck_order: list[int],
+        demon_heads: bool,
+    ) -> LithHand:
+        """A hand from arguments known to be valid (Python ints; ``LithGame`` makes them)."""
+        hand = cls.__new__(cls)
+        hand.start_stacks = list(stacks)
+        hand.dealt_in = [s > 0 for s in stacks]
+        hand._setup(config, hand.start_stacks, dealer, deck_order, demon_heads)
+        return hand
+
+    def _setup(
+        self,
+        config: LithConfig,
+        stacks: list[int],
+        dealer: int,
+        deck_order: list[int],
+        demon_heads: bool,
+    ) -> None:
+        """Everything of a new hand after its arguments are checked: antes, deal, betting."""
+        n = config.num_players
         self.config = config
         self.n = n
-        self.dealer = int(dealer)
-        self.start_stacks = [int(s) for s in stacks]
-        self.stacks = list(self.start_stacks)
-        self.deck_order = list(map(int, deck_order))
-        self.demon_heads = bool(demon_heads)
-        self.dealt_in = [s > 0 for s in stacks]
+        self.dealer = dealer
+        self.stacks = list(stacks)
+        self.deck_order = deck_order
+        self.demon_heads = demon_heads
+        # Seats not dealt in count as folded, so "still in the hand" is just "not folded".
         self.folded = [not d for d in self.dealt_in]
+        # Seats dealt in, starting left of the dealer: the order of the deal, the antes,
+        # every exchange and the showdown.
+        self._order = [s for s in ((self.dealer + 1 + i) % n for i in range(n)) if self.dealt_in[s]]
         self.committed = [0] * n
         self.bets = [0] * n
         self.cards: list[list[int]] = [[] for _ in range(n)]
@@ -322,15 +362,13 @@ class LithHand:
 
     def seats_from_left_of_dealer(self) -> list[int]:
         """Seats dealt into this hand, starting left of the dealer."""
-        return [
-            s for s in ((self.dealer + 1 + i) % self.n for i in range(self.n)) if self.dealt_in[s]
-        ]
+        return list(self._order)
 
     def in_hand(self, seat: int) -> bool:
-        return self.dealt_in[seat] and not self.folded[seat]
+        return not self.folded[seat]  # seats not dealt in count as folded
 
     def can_bet(self, seat: int) -> bool:
-        return self.in_hand(seat) and self.stacks[seat] > 0
+        return not self.folded[seat] and self.stacks[seat] > 0
 
     @property
     def pot(self) -> int:
@@ -341,21 +379,34 @@ class LithHand:
     def is_over(self) -> bool:
         return self.phase == "over"
 
+    @property
+    def public_actions(self) -> list[dict]:
+        """The action log as every seat sees it (discards show no card); read-only."""
+        return self._public_actions
+
+    @property
+    def betting_summary(self) -> list[int]:
+        """The public betting summary (:data:`BETTING_STATS` per round and seat, flattened in
+        that order), as :attr:`PlayerView.betting`; read-only."""
+        return self._betting
+
     # ------------------------------------------------------------------ set-up
 
     def _post_antes(self) -> None:
         """Every player with chips antes; one who cannot cover it posts what they have and is
         all-in."""
-        for seat in self.seats_from_left_of_dealer():
-            self._commit(seat, min(self.config.ante, self.stacks[seat]), round_bet=False)
+        ante = self.config.ante
+        for seat in self._order:
+            self._commit(seat, min(ante, self.stacks[seat]), round_bet=False)
 
     def _deal(self) -> None:
-        """Three cards each, one at a time, starting left of the dealer."""
-        order = self.seats_from_left_of_dealer()
-        self._deck = list(self.deck_order)  # top first
-        for _ in range(3):
-            for seat in order:
-                self.cards[seat].append(self._deck.pop(0))
+        """Three cards each, one at a time, starting left of the dealer: the seat at place i
+        of k gets the deck's cards i, k + i and 2k + i."""
+        order, deck = self._order, self.deck_order
+        k = len(order)
+        for i, seat in enumerate(order):
+            self.cards[seat] = deck[i : 3 * k : k]
+        self._deck = deck[3 * k :]  # top first
 
     def _commit(self, seat: int, chips: int, round_bet: bool = True) -> None:
         self.stacks[seat] -= chips
@@ -366,28 +417,31 @@ class LithHand:
     # ------------------------------------------------------------------ betting
 
     def _start_betting_round(self, round_: int) -> None:
+        n = self.n
         self.phase = "bet"
         self.round = round_
-        self.bets = [0] * self.n
+        self.bets = [0] * n
         self.highest = 0
         self.last_raise = 0
         self.raises = 0
-        self.acted = [False] * self.n
-        self.open_to_raise = [True] * self.n
-        if sum(self.can_bet(s) for s in range(self.n)) <= 1:
+        self.acted = [False] * n
+        self.open_to_raise = [True] * n
+        can_bet = [not f and s > 0 for f, s in zip(self.folded, self.stacks, strict=True)]
+        if can_bet.count(True) <= 1:
             self._end_betting_round()  # nobody left to bet against: no betting
             return
         self.current = self._next_to_bet(after=self.dealer)
         if self.current is None:
             self._end_betting_round()
 
-    def _needs_to_act(self, seat: int) -> bool:
-        return self.can_bet(seat) and (not self.acted[seat] or self.bets[seat] < self.highest)
-
     def _next_to_bet(self, after: int) -> int | None:
-        for i in range(1, self.n + 1):
-            seat = (after + i) % self.n
-            if self._needs_to_act(seat):
+        """The next seat clockwise after ``after`` that still has to act: one still in with
+        chips behind that has not acted this round or has not matched the highest bet."""
+        n, folded, stacks, acted, bets = self.n, self.folded, self.stacks, self.acted, self.bets
+        highest = self.highest
+        for i in range(1, n + 1):
+            seat = (after + i) % n
+            if not folded[seat] and stacks[seat] > 0 and (not acted[seat] or bets[seat] < highest):
                 return seat
         return None
 
@@ -409,46 +463,45 @@ class LithHand:
         )
 
     def _apply_bet_action(self, seat: int, action: Action) -> None:
-        stack_before = self.stacks[seat]
-        if action.kind == "fold":
+        kind = action.kind
+        chips = 0
+        if kind == "fold":
             self.folded[seat] = True
-        elif action.kind in ("check", "call"):
-            self._commit(seat, min(self.highest - self.bets[seat], self.stacks[seat]))
+        elif kind == "check" or kind == "call":
+            chips = min(self.highest - self.bets[seat], self.stacks[seat])
+            self._commit(seat, chips)
         else:  # bet or raise to action.amount
-            size = action.amount - self.highest  # type: ignore[operator]
-            self._commit(seat, action.amount - self.bets[seat])  # type: ignore[operator]
+            amount: int = action.amount  # type: ignore[assignment]
+            size = amount - self.highest
+            chips = amount - self.bets[seat]
+            self._commit(seat, chips)
             bet_size = self.config.bet_sizes[self.round]
             full_size = (
                 bet_size if self.config.betting == "limit" else max(self.last_raise, bet_size)
             )
             full = size >= full_size  # less is an all-in for less: it reopens nothing
-            self.highest = action.amount  # type: ignore[assignment]
+            self.highest = amount
             if full:
                 # A full raise reopens the betting for everyone else.
                 self.last_raise = size
                 self.raises += 1
                 self.open_to_raise = [True] * self.n
-            for other in range(self.n):
-                if other != seat:
-                    self.acted[other] = False
+            self.acted = [False] * self.n
         self.acted[seat] = True
         self.open_to_raise[seat] = False
-        entry = {
-            "phase": "bet",
-            "round": self.round,
-            "seat": seat,
-            **action.to_json(),
-            "chips": stack_before - self.stacks[seat],
-        }
+        entry = {"phase": "bet", "round": self.round, "seat": seat, "kind": kind}
+        if action.amount is not None:
+            entry["amount"] = action.amount
+        entry["chips"] = chips
         self.actions.append(entry)
         self._public_actions.append(entry)
         # The public betting summary: per round and seat, checks, calls, bets and raises,
         # folded, chips put in.
         at = (self.round * self.n + seat) * len(BETTING_STATS)
-        self._betting[at + _STAT_COLUMN[action.kind]] += 1
-        self._betting[at + 4] += entry["chips"]
+        self._betting[at + _STAT_COLUMN[kind]] += 1
+        self._betting[at + 4] += chips
 
-        if action.kind == "fold" and sum(not f for f in self.folded) == 1:
+        if kind == "fold" and self.folded.count(False) == 1:
             self._fold_win()
             return
         self.current = self._next_to_bet(after=seat)
@@ -469,7 +522,7 @@ class LithHand:
         their hand or discards one card face down."""
         self.phase = "exchange"
         self.exchanges.append(ExchangeLog())
-        self._exchange_order = [s for s in self.seats_from_left_of_dealer() if self.in_hand(s)]
+        self._exchange_order = [s for s in self._order if not self.folded[s]]
         self._exchange_index = index
         self.current = self._exchange_order[0]
 
@@ -574,13 +627,13 @@ class LithHand:
         if seat is None:
             return LegalActions(())
         if self.phase == "exchange":
-            return LegalActions((KEEP, *(DISCARDS[c] for c in sorted(self.cards[seat]))))
+            return LegalActions((KEEP, *[DISCARDS[c] for c in sorted(self.cards[seat])]))
         options = self.bet_options()
-        discrete = [FOLD] if options.can_fold else []
-        discrete.append(CHECK if options.can_check else CALL)
-        if options.can_raise:
-            return LegalActions(tuple(discrete), options.kind, options.min_to, options.max_to)
-        return LegalActions(tuple(discrete))
+        check_or_call = CHECK if options.call == 0 else CALL
+        discrete = (FOLD, check_or_call) if options.can_fold else (check_or_call,)
+        if options.min_to is not None:
+            return LegalActions(discrete, options.kind, options.min_to, options.max_to)
+        return LegalActions(discrete)
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the seat to act; an illegal action raises
@@ -666,6 +719,28 @@ class LithHand:
 # A match
 
 
+def shuffle(order: list[int], rng: random.Random) -> None:
+    """Shuffle ``order`` in place exactly as CPython's ``random.Random.shuffle`` (Fisher-Yates,
+    each draw by rejection from ``getrandbits``), written out: several times faster than the
+    library's, and the same deals on every Python version."""
+    getrandbits = rng.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        size = i + 1
+        bits = size.bit_length()
+        j = getrandbits(bits)
+        while j >= size:
+            j = getrandbits(bits)
+        order[i], order[j] = order[j], order[i]
+
+
+def deal(config: LithConfig, hand_seed: int) -> tuple[list[int], bool]:
+    """The deck order (top first) and demon coin (heads?) of the hand with seed ``hand_seed``."""
+    rng = random.Random(hand_seed)  # Python's Mersenne Twister: fast to seed
+    order = list(config.deck)
+    shuffle(order, rng)
+    return order, rng.random() < 0.5
+
+
 class LithGame:
     """A match of Lith: hands in turn until one player holds every chip or ``max_hands`` hands
     have been played (then the most chips wins).
@@ -708,15 +783,11 @@ class LithGame:
 
     # ------------------------------------------------------------------ hands
 
-    def _deal_hand(self, hand_seed: int | None = None) -> None:
-        if hand_seed is None:
-            hand_seed = self._rng.getrandbits(63)
-        hand_rng = random.Random(hand_seed)  # Python's Mersenne Twister: fast to seed
-        order = list(self.config.deck)
-        hand_rng.shuffle(order)
-        demon_heads = hand_rng.random() < 0.5
-        self.hand_seed = hand_seed
-        self.hand = LithHand(self.config, self.stacks, self.dealer, order, demon_heads)
+    def _deal_hand(self) -> None:
+        self.hand_seed = self._rng.getrandbits(63)
+        order, demon_heads = deal(self.config, self.hand_seed)
+        # Stacks, dealer and deck are valid by construction: skip the checks.
+        self.hand = LithHand._unchecked(self.config, self.stacks, self.dealer, order, demon_heads)
 
     def _after_hand(self) -> None:
         self._finished.append((self.hand, self.hand_seed))

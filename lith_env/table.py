@@ -13,6 +13,7 @@ import numpy as np
 from lith_env import encoding
 from lith_env.game import LithConfig, LithGame, PlayerView
 from lith_env.hands import tie_order
+from lith_env.incremental import IncrementalEncoder
 
 __all__ = ["LithTable", "seat_status"]
 
@@ -51,6 +52,7 @@ class LithTable:
         self.observation_low = 0.0
         self.action_names = encoding.action_names(config)
         self.game = LithGame(config, seed=None, first_dealer=None)
+        self._encoder = IncrementalEncoder(config)
         self._mask_for: object = None  # the legal-actions object self._mask was built from
         self._mask = np.zeros(self.num_actions, dtype=np.int8)
 
@@ -59,18 +61,20 @@ class LithTable:
 
     @property
     def current_player(self) -> int | None:
-        return self.game.current_player
+        game = self.game
+        return None if game.is_over else game.hand.current
 
     @property
     def is_over(self) -> bool:
         return self.game.is_over
 
     def action_mask(self) -> np.ndarray:
-        if self.game.is_over:
+        game = self.game
+        if game.is_over:
             return np.zeros(self.num_actions, dtype=np.int8)
-        legal = self.game.hand.legal_actions()  # cached by the engine until the next action
+        legal = game.hand.legal_actions()  # cached by the engine until the next action
         if self._mask_for is not legal:
-            self._mask_for, self._mask = legal, encoding.action_mask(self.game.hand)
+            self._mask_for, self._mask = legal, encoding.legal_mask(game.hand)
         return self._mask.copy()
 
     def apply_id(self, action_id: int) -> None:
@@ -84,7 +88,11 @@ class LithTable:
         return self.game.observe(seat)
 
     def encode(self, seat: int) -> np.ndarray:
-        return encoding.encode(self.game.observe(seat), self.config)
+        """``seat``'s observation: ``encoding.encode(self.observe(seat), config)``, kept up to
+        date action by action (:mod:`lith_env.incremental`)."""
+        if not (type(seat) is int and 0 <= seat < self.num_players):
+            self.game.observe(seat)  # raises the engine's error for a bad seat
+        return self._encoder.encode(self.game.hand, seat)
 
     def returns(self) -> np.ndarray:
         return self.game.returns()

@@ -32,7 +32,7 @@ def illegal_id_error(
 class TurnBasedGame(Protocol):
     """A seeded, turn-based, multi-seat game, seen one seat at a time.
 
-    ``current_player`` is the seat to act (``None`` once ``is_over``); ``apply_id`` takes an
+    ``current_player`` is the seat to act (``None`` exactly when ``is_over``); ``apply_id`` takes an
     action id of the game's ``Discrete`` action space and raises :class:`IllegalActionError`
     (changing nothing) when the id is not in ``action_mask()``; ``encode(seat)`` is that seat's
     flat observation, whose entries lie in [``observation_low``, 1]; ``returns()`` the chips

@@ -178,10 +178,11 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ internals
 
     def _play_opponents(self) -> None:
-        table = self.table
-        while not table.is_over and table.current_player != self.seat:
-            seat = table.current_player
-            assert seat is not None
+        table, me = self.table, self.seat
+        while True:
+            seat = table.current_player  # None once the game is over
+            if seat is None or seat == me:
+                return
             agent = self._seat_agents[seat]
             # Agents that declare they never look at the observation are spared its encoding.
             observation = table.encode(seat) if getattr(agent, "needs_observation", True) else None

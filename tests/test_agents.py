@@ -230,3 +230,28 @@ def test_uniform_legal_draws_legal_actions_uniformly():
     wide = np.zeros((100, 42), dtype=np.int8)  # beyond the pattern table: keys and argmax
     wide[:, [3, 40]] = 1
     assert set(uniform_legal(wide, rng).tolist()) == {3, 40}
+
+
+def test_legal_ids_are_flatnonzero_for_every_mask_kind():
+    from agents.base import legal_ids
+
+    rng = np.random.default_rng(3)
+    for dtype in (np.int8, bool, np.int64):
+        for _ in range(200):
+            mask = (rng.random(rng.integers(1, 40)) < 0.4).astype(dtype)
+            assert legal_ids(mask) == tuple(np.flatnonzero(mask).tolist())
+    # same bytes, other dtype: not confused
+    assert legal_ids(np.array([1, 0], dtype=np.int8)) == (0,)
+    assert legal_ids(np.array([256], dtype=np.int16)) == (0,)
+
+
+def test_random_agent_draws_as_it_always_did():
+    """RandomAgent picks legal[rng.integers(len(legal))]: the same decisions for the same seed
+    as before its legal ids were remembered per mask (so seeded results stay put)."""
+    agent = make_agent("random", "lith", seed=11)
+    rng = np.random.default_rng(11)
+    masks = np.random.default_rng(0).random((500, 7)) < 0.5
+    masks[:, 1] = True
+    for mask in masks.astype(np.int8):
+        legal = np.flatnonzero(mask)
+        assert agent.act(None, mask) == int(legal[rng.integers(len(legal))])

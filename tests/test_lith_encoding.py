@@ -1,7 +1,11 @@
 """The observation vector and action ids of Lith, field by field (docs/lith_env.md)."""
 
+import random
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lith_env.cards import card_id
 from lith_env.encoding import (
@@ -16,6 +20,8 @@ from lith_env.encoding import (
 )
 from lith_env.game import LithConfig, LithHand
 from lith_env.hands import CATEGORIES, classify, percentile
+from lith_env.incremental import IncrementalEncoder
+from lith_env.table import LithTable
 from tests.lith_helpers import CALL, CHECK, KEEP, bet, discard, play, raise_to, stacked_hand
 
 HANDS = {
@@ -174,3 +180,46 @@ def test_discard_ids_follow_own_cards_sorted_by_id():
     play(hand, CHECK, CHECK, CHECK)
     ids = sorted(card_id(c) for c in HANDS[0])
     assert [action_from_id(hand, 4 + k).card for k in range(3)] == ids
+
+
+# ----------------------------------------------------------------------------- the live encoder
+
+live_configs = st.builds(
+    LithConfig,
+    num_players=st.integers(2, 10),
+    betting=st.sampled_from(["limit", "pot-limit", "no-limit"]),
+    pawns_and_courts=st.booleans(),
+    excuse=st.sampled_from([None, "beggar", "imposter", "demon"]),
+    starting_chips=st.sampled_from([3, 12, 100, 20_000_000]),  # the last: past 2**24 chips
+    ante=st.integers(0, 2),
+    max_hands=st.integers(1, 4),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(config=live_configs, seed=st.integers(0, 2**32), policy_seed=st.integers(0, 2**32))
+def test_incremental_encoder_equals_encoding_the_view(config, seed, policy_seed):
+    """The live encoder behind LithTable.encode gives every seat exactly encode(observe(seat))
+    however many actions passed since it last looked (a random few seats after each action),
+    through every hand of a match."""
+    table = LithTable(config, episode="match")
+    table.reset(seed)
+    encoder = IncrementalEncoder(table.config)
+    rng = random.Random(policy_seed)
+    while True:
+        hand = table.game.hand
+        for seat in rng.sample(range(config.num_players), rng.randint(0, config.num_players)):
+            want = encode(hand.observe(seat), table.config)
+            assert encoder.encode(hand, seat).tolist() == want.tolist()
+            assert table.encode(seat).tolist() == want.tolist()
+        if table.is_over:
+            break
+        table.apply_id(rng.choice(np.flatnonzero(table.action_mask()).tolist()))
+
+
+def test_table_encode_rejects_a_bad_seat():
+    table = LithTable(LithConfig(num_players=3))
+    table.reset(0)
+    for seat in (3, -1, "0", 1.0):
+        with pytest.raises(ValueError, match="seat: must be 0-2"):
+            table.encode(seat)

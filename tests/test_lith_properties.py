@@ -241,3 +241,18 @@ def test_record_holds_what_the_issue_lists():
     assert all(isinstance(name, str) for name in record["deck"])
     assert card_id(record["deck"][0]) >= 0
     assert np.sum(record["net"]) == 0
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 36, 45, 46])
+def test_deals_shuffle_exactly_as_python_random(size):
+    """lith_env.game.shuffle is random.Random.shuffle written out: same order, same generator
+    state after (so the demon coin and later draws match too)."""
+    from lith_env.game import shuffle
+
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        a, b = list(range(size)), list(range(size))
+        shuffle(a, ours)
+        theirs.shuffle(b)
+        assert a == b
+        assert ours.getstate() == theirs.getstate()
