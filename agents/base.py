@@ -59,13 +59,13 @@ class RandomAgent:
         return uniform_legal(np.asarray(action_masks), self.rng)
 
 
-_LEGAL_IDS: dict[bytes, tuple[int, ...]] = {}
+_LEGAL_IDS: dict[tuple[str, bytes], tuple[int, ...]] = {}
 
 
 def legal_ids(action_mask: np.ndarray) -> tuple[int, ...]:
     """The legal action ids of a mask, ascending (``np.flatnonzero`` as a tuple of ints),
     remembered per mask pattern: masks repeat, and numpy is slow on a handful of entries."""
-    key = action_mask.tobytes() + action_mask.dtype.char.encode()
+    key = (action_mask.dtype.char, action_mask.tobytes())
     legal = _LEGAL_IDS.get(key)
     if legal is None:
         if len(_LEGAL_IDS) >= 1 << 16:  # wide masks (Gendeneia) have many patterns

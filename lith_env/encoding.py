@@ -104,42 +104,55 @@ def _raise_target(menu_index: int, hand: LithHand, legal: LegalActions, config: 
     assert seat is not None
     call = min(hand.highest - hand.bets[seat], hand.stacks[seat])
     pot_after_call = hand.pot + call
-    target = {
-        "min": legal.min_to,
-        "half pot": hand.highest + pot_after_call // 2,
-        "pot": hand.highest + pot_after_call,
-        "max": legal.max_to,
-    }[RAISE_MENU[menu_index]]
+    target = (
+        legal.min_to,  # min
+        hand.highest + pot_after_call // 2,  # half pot
+        hand.highest + pot_after_call,  # pot
+        legal.max_to,  # max
+    )[menu_index]
     return int(min(max(target, legal.min_to), legal.max_to))
 
 
 def action_from_id(hand: LithHand, action_id: int) -> Action:
     """The engine action an id stands for now. An id that stands for nothing legal raises
     :class:`IllegalActionError` listing the legal ids."""
-    config = hand.config
     legal = hand.legal_actions()
-    keep = keep_id(config)
+    actions = legal.actions  # betting: ([fold,] check or call); exchange: (keep, discards)
+    keep = keep_id(hand.config)
     action: Action | None = None
-    if not (type(action_id) is int or isinstance(action_id, np.integer)) or not (
-        0 <= action_id < keep + 4
-    ):
-        action = None
-    elif action_id == FOLD:
-        action = FOLD_ACTION
-    elif action_id == CHECK_CALL:
-        action = CHECK_ACTION if CHECK_ACTION in legal.actions else CALL_ACTION
-    elif action_id < keep:
-        if legal.raise_kind is not None:
-            target = _raise_target(action_id - FIRST_RAISE, hand, legal, config)
+    if (type(action_id) is int or isinstance(action_id, np.integer)) and 0 <= action_id < keep + 4:
+        if hand.phase == "exchange":
+            if action_id >= keep and hand.current is not None:
+                action = actions[action_id - keep]  # discards follow the sorted cards
+        elif action_id == CHECK_CALL:
+            action = actions[-1] if actions else None
+        elif action_id == FOLD:
+            action = FOLD_ACTION if actions and actions[0] is FOLD_ACTION else None
+        elif action_id < keep and legal.raise_kind is not None:
+            target = _raise_target(action_id - FIRST_RAISE, hand, legal, hand.config)
             action = Action(legal.raise_kind, amount=target)
-    elif action_id == keep:
-        action = KEEP_ACTION
-    elif hand.current is not None:
-        action = DISCARDS[sorted(hand.cards[hand.current])[action_id - keep - 1]]
-    if action is None or not legal.contains(action):
-        names, mask = action_names(config), action_mask(hand)
-        raise illegal_id_error(action_id, action, names, mask, f"; legal actions: {legal}")
+    if action is None:
+        names, mask = action_names(hand.config), action_mask(hand)
+        meaning = _meaning(hand, action_id, keep)
+        raise illegal_id_error(action_id, meaning, names, mask, f"; legal actions: {legal}")
     return action
+
+
+def _meaning(hand: LithHand, action_id: object, keep: int) -> Action | None:
+    """What an illegal id would have stood for, for the error message (None: nothing)."""
+    if not isinstance(action_id, int | np.integer) or not 0 <= action_id < keep + 4:
+        return None
+    if action_id == FOLD:
+        return FOLD_ACTION
+    if action_id == CHECK_CALL:
+        return CALL_ACTION if hand.phase == "bet" and hand.highest else CHECK_ACTION
+    if action_id < keep:
+        return None
+    if action_id == keep:
+        return KEEP_ACTION
+    if hand.current is not None and hand.phase == "exchange":
+        return DISCARDS[sorted(hand.cards[hand.current])[action_id - keep - 1]]
+    return Action("discard")
 
 
 def action_mask(hand: LithHand) -> np.ndarray:

@@ -724,13 +724,18 @@ def shuffle(order: list[int], rng: random.Random) -> None:
     each draw by rejection from ``getrandbits``), written out: several times faster than the
     library's, and the same deals on every Python version."""
     getrandbits = rng.getrandbits
-    for i in range(len(order) - 1, 0, -1):
-        size = i + 1
-        bits = size.bit_length()
+    for i, size, bits in _shuffle_steps(len(order)):
         j = getrandbits(bits)
         while j >= size:
             j = getrandbits(bits)
         order[i], order[j] = order[j], order[i]
+
+
+@functools.cache
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """Fisher-Yates from the end: each position, how many cards it draws among, and the bits
+    ``random`` draws for that (``size.bit_length()``)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
 
 
 def deal(config: LithConfig, hand_seed: int) -> tuple[list[int], bool]:

@@ -15,6 +15,8 @@ Numpy only, no RL imports.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from lith_env.cards import NUM_CARDS
@@ -51,7 +53,6 @@ class IncrementalEncoder:
         # Past float32's exact integers the reference rounds through numpy: use it as it is.
         self.exact = self.total < 2**24
         self.scales = _stat_scales(self.total)
-        self.features = _feature_entries(config.pawns_and_courts, config.excuse)
         self.public = np.zeros(at.size + 1, dtype=np.float32)  # the last cell stays 0
         self.gathers = [_gather(n, me) for me in range(n)]
         self.hand: LithHand | None = None
@@ -217,14 +218,29 @@ class IncrementalEncoder:
     def _card_cells(self, cards: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """Cells and values of a hand's own-card and hand-feature entries (none if no cards)."""
         if len(cards) != 3:
-            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float32)
-        offsets, values, starts = self.features
-        index = hand_index(cards)
-        at = self.at
-        cells = [at.own + c for c in cards]
-        cells += [at.hand + offsets[j] for j in range(starts[index], starts[index + 1])]
-        weights = [1.0] * 3 + values[starts[index] : starts[index + 1]]
-        return np.array(cells, dtype=np.intp), np.array(weights, dtype=np.float32)
+            return _NO_CELLS
+        return _hand_cells(self.config.pawns_and_courts, self.config.excuse, *sorted(cards))
+
+
+_NO_CELLS = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float32))
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _hand_cells(
+    pawns_and_courts: bool, excuse: str | None, *cards: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The own-card and hand-feature entries of a hand (the same cells in every layout: both
+    fields come first)."""
+    at = _offsets(2)
+    offsets, values, starts = _feature_entries(pawns_and_courts, excuse)
+    index = hand_index(cards)
+    cells = [at.own + c for c in cards]
+    cells += [at.hand + offsets[j] for j in range(starts[index], starts[index + 1])]
+    weights = [1.0] * 3 + values[starts[index] : starts[index + 1]]
+    out = np.array(cells, dtype=np.intp), np.array(weights, dtype=np.float32)
+    for array in out:
+        array.flags.writeable = False  # shared by every table
+    return out
 
 
 def _gather(n: int, me: int) -> np.ndarray:
