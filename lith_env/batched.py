@@ -75,12 +75,20 @@ class ReferenceDecks:
 
 class NumpyDecks:
     """Decks from one numpy generator for all tables: vectorized, so fast; not the reference
-    engine's shuffles."""
+    engine's shuffles. Only the top ``cards`` cards of each deck are drawn (a hand reads no
+    deeper), by a Fisher-Yates shuffle stopped after that many places: each is uniform over
+    the cards not yet drawn, as in a whole shuffle."""
 
-    def __init__(self, config: LithConfig, num_tables: int, first_dealer: int | None) -> None:
+    def __init__(
+        self, config: LithConfig, num_tables: int, first_dealer: int | None, cards: int
+    ) -> None:
         self.config, self.first_dealer = config, first_dealer
-        self.deck = np.array(config.deck, dtype=np.int64)
+        self.deck = np.array(config.deck, dtype=np.int8)
         self.rng = np.random.default_rng()
+        size = len(self.deck)
+        self.cards = min(cards, size - 1)  # the last place of a whole shuffle has no choice
+        self._low = np.arange(self.cards)[:, None]
+        self._span = (size - np.arange(self.cards))[:, None].astype(np.float64)
 
     def start(self, tables: np.ndarray, seeds: Any) -> np.ndarray:
         """A seed (an int, or anything ``numpy.random.default_rng`` takes) restarts the
@@ -92,8 +100,18 @@ class NumpyDecks:
         return self.rng.integers(self.config.num_players, size=len(tables))
 
     def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        decks = np.broadcast_to(self.deck, (len(tables), len(self.deck)))
-        return self.rng.permuted(decks, axis=1), self.rng.random(len(tables)) < 0.5
+        k, size = len(tables), len(self.deck)
+        decks = np.tile(self.deck, (k, 1))
+        flat = decks.reshape(-1)
+        at = np.arange(0, k * size, size)  # each deck's place being filled
+        # Place i of a deck takes a card drawn uniformly from places i .. size - 1.
+        drawn = at + self._low + (self.rng.random((self.cards, k)) * self._span).astype(np.intp)
+        for place in drawn:
+            card = flat[place]
+            flat[place] = flat[at]
+            flat[at] = card
+            at += 1
+        return decks, self.rng.random(k) < 0.5
 
 
 def _sort3(hands: np.ndarray) -> np.ndarray:
@@ -175,6 +193,11 @@ def _award_pot(
         near = np.where(winners[:, odd_tables], distance[:, odd_tables], n).argmin(axis=0)
         won[near, odd_tables] += odd[odd_tables]
     return won
+
+
+# The betting summary's column of a betting id (0 fold, 1 check or call, 2+ raise) given
+# whether the seat had chips to call: [id 0: fold, fold; id 1: check, call; raise, raise].
+_SUMMARY_COLUMN = np.array([3, 3, 0, 1, 2, 2])
 
 
 def _count_before(flags: np.ndarray) -> np.ndarray:
@@ -321,13 +344,22 @@ class BatchedLith:
         self.hands_played = np.zeros(B, dtype=np.int64)
         self.match_over = np.ones(B, dtype=bool)
         self.last_net = np.zeros((B, n), dtype=np.int64)  # net chips of each table's last hand
-        source = ReferenceDecks if decks == "reference" else NumpyDecks
-        self._source = source(config, B, first_dealer)
+        if decks == "reference":
+            self._source: Any = ReferenceDecks(config, B, first_dealer)
+        else:
+            self._source = NumpyDecks(config, B, first_dealer, cards=self._deck_used)
         # action_masks() of every table is kept until the state changes (step and reset
         # count versions), so a step after the caller's own mask query validates for free.
         self._version = 0
         self._masks_version = -1
         self._masks = np.zeros((B, self.num_actions), dtype=np.int8)
+        keep, size = self.keep_id, self.num_actions
+        self._mask_patterns = np.zeros((6, size), dtype=np.int8)
+        self._mask_patterns[1, keep:] = 1  # an exchange: keep or discard
+        for fold in (0, 1):
+            for raise_ in (0, 1):
+                row = self._mask_patterns[2 + fold + 2 * raise_]
+                row[0], row[1], row[2:keep] = fold, 1, raise_
 
     # ------------------------------------------------------------------ set-up
 
@@ -379,6 +411,10 @@ class BatchedLith:
         seats = (after[None, :] + self._steps) % self.n
         return seats, idx * self.n + seats
 
+    def _rows(self, array: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``array[idx]`` of a per-table array, without a gather when ``idx`` is every table."""
+        return array if idx is self.rows else array[idx]
+
     def _get(self, array: np.ndarray, cells: np.ndarray) -> np.ndarray:
         return array.reshape(-1)[cells]
 
@@ -425,7 +461,7 @@ class BatchedLith:
             seat = (dealer + j) % n
             place[seat, rows] = position
             position += dealt[seat, rows]
-        where = rows * self.D + place + self._card_rounds[:, None, None] * count  # (3, n, k)
+        where = rows * orders.shape[1] + place + self._card_rounds[:, None, None] * count
         hands = np.where(dealt, orders.reshape(-1)[where], -1)
         self._put(self.cards, idx[None, :] * (3 * n) + self._card_offsets, _sort3(hands))
         self.deck_head[idx] = 3 * count
@@ -456,11 +492,7 @@ class BatchedLith:
             self._end_betting_round(idx[none])
 
     def _can_bet(self, cells: np.ndarray) -> np.ndarray:
-        return (
-            self._get(self.dealt_in, cells)
-            & ~self._get(self.folded, cells)
-            & (self._get(self.stacks, cells) > 0)
-        )
+        return ~self._get(self.folded, cells) & (self._get(self.stacks, cells) > 0)
 
     def _next_to_bet(self, idx: np.ndarray, after: np.ndarray) -> np.ndarray:
         """The next seat clockwise after ``after`` that still has to act (-1: none)."""
@@ -486,20 +518,21 @@ class BatchedLith:
         """Legal betting options of the seat to act at tables ``idx`` (in the betting phase),
         as :func:`lith_env.betting.bet_options` computes them for one table; ``seats`` the
         seats to act, if the caller has them."""
-        seats = self.current[idx] if seats is None else seats
+        rows = self._rows
+        seats = rows(self.current, idx) if seats is None else seats
         at = idx * self.n + seats  # flat (table, seat) index: cheaper to gather
         stack = self.stacks.reshape(-1)[at]
         my_bet = self.bets.reshape(-1)[at]
-        highest = self.highest[idx]
+        highest = rows(self.highest, idx)
         to_call = np.minimum(highest - my_bet, stack)
         all_in_to = my_bet + stack
-        bet_size = self.bet_sizes[self.round[idx]]
+        bet_size = self.bet_sizes[rows(self.round, idx)]
         can_raise = self.open_to_raise.reshape(-1)[at] & (stack > to_call)
         if self.limit:
-            can_raise &= self.raises[idx] < 1 + self.config.max_raises
+            can_raise &= rows(self.raises, idx) < 1 + self.config.max_raises
             min_to = max_to = np.minimum(highest + bet_size, all_in_to)
         else:
-            increment = np.maximum(self.last_raise[idx], bet_size)
+            increment = np.maximum(rows(self.last_raise, idx), bet_size)
             min_to = np.minimum(highest + increment, all_in_to)
             if self.pot_limit:
                 pot = self._get(self.committed, self._cells(idx)).sum(axis=0)
@@ -543,7 +576,7 @@ class BatchedLith:
         self.folded.reshape(-1)[at[fold]] = True
         # Check or call; bet or raise
         amount = self._raise_targets(idx, options, ids - 2)
-        chips = np.where(raising, amount - options["bet"], np.where(check_call, options["call"], 0))
+        chips = np.where(raising, amount - options["bet"], options["call"] * check_call)
         self.stacks.reshape(-1)[at] -= chips
         self.committed.reshape(-1)[at] += chips
         self.bets.reshape(-1)[at] += chips
@@ -562,16 +595,21 @@ class BatchedLith:
         self.acted.reshape(-1)[at] = True
         self.open_to_raise.reshape(-1)[at] = False
         # The public betting summary: checks, calls, bets and raises, folds, chips
-        column = np.where(fold, 3, np.where(raising, 2, np.where(options["call"] == 0, 0, 1)))
+        column = _SUMMARY_COLUMN[np.minimum(ids, 2) * 2 + (options["call"] > 0)]
         summary = self.betting.reshape(-1)
         cell = ((idx * NUM_ROUNDS + self.round[idx]) * n + seat) * _WIDTH
         summary[cell + column] += 1
         summary[cell + 4] += chips
         # A fold that leaves one player wins the pot at once.
-        won = fold & ((~self._get(self.folded, self._cells(idx))).sum(axis=0) == 1)
-        if won.any():
-            self._fold_win(idx[won])
-            idx, seat = idx[~won], seat[~won]
+        folds = np.flatnonzero(fold)
+        if len(folds):
+            left = (~self._get(self.folded, self._cells(idx[folds]))).sum(axis=0)
+            won = folds[left == 1]
+            if len(won):
+                self._fold_win(idx[won])
+                keep = np.ones(len(idx), dtype=bool)
+                keep[won] = False
+                idx, seat = idx[keep], seat[keep]
         nxt = self._next_to_bet(idx, seat)
         self.current[idx] = nxt
         self._end_betting_round(idx[nxt < 0])
@@ -579,7 +617,7 @@ class BatchedLith:
     # ------------------------------------------------------------------ exchanges
 
     def _in_hand(self, cells: np.ndarray) -> np.ndarray:
-        return self._get(self.dealt_in, cells) & ~self._get(self.folded, cells)
+        return ~self._get(self.folded, cells)  # seats not dealt in count as folded
 
     def _start_exchange(self, idx: np.ndarray) -> None:
         if len(idx) == 0:
@@ -775,19 +813,16 @@ class BatchedLith:
             return self._masks.copy()  # nothing changed since the last call
         every = idx is None
         idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
-        # Built action-major (one row per action id, full width: no gathers or scatters of
-        # rows), then transposed.
-        masks = np.zeros((self.num_actions, len(idx)), dtype=np.int8)
-        current, phase = self.current[idx], self.phase[idx]
+        # Each table's mask is one of a few patterns (:data:`_MASK_PATTERNS`), picked by a code:
+        # 0 nobody to act, 1 an exchange, 2 + (may fold) + 2 (may raise) a betting decision.
+        current, phase = self._rows(self.current, idx), self._rows(self.phase, idx)
         acting = current >= 0
-        masks[self.keep_id :] = acting & (phase == EXCHANGE)
+        code = (acting & (phase == EXCHANGE)).astype(np.intp)
         bet = acting & (phase == BET)
         if bet.any():
             options = self.bet_options(idx, np.maximum(current, 0))  # read only where bet is set
-            masks[0] = bet & options["can_fold"]
-            masks[1] = bet
-            masks[2 : self.keep_id] = bet & options["can_raise"]
-        masks = np.ascontiguousarray(masks.T)
+            code += bet * (2 + options["can_fold"] + 2 * options["can_raise"])
+        masks = self._mask_patterns[code]
         if every:
             self._masks, self._masks_version = masks.copy(), self._version
         return masks

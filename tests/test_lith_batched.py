@@ -166,3 +166,28 @@ def test_numpy_decks_are_seeded():
     a, b, c = play(5), play(5), play(6)
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert not np.array_equal(a[1], c[1])
+
+
+@pytest.mark.parametrize(("players", "pawns_and_courts"), [(2, True), (4, False), (10, True)])
+def test_numpy_decks_deal_distinct_cards_uniformly(players, pawns_and_courts):
+    """The numpy decks' top cards (a shuffle stopped after the places a hand can read) are
+    distinct cards of the deck, each place uniform over the deck: per place, a chi-square
+    test of the card counts over 30,000 deals."""
+    from lith_env.batched import NumpyDecks
+
+    config = LithConfig(num_players=players, pawns_and_courts=pawns_and_courts)
+    size = len(config.deck)
+    cards = min(5 * players, size)
+    source = NumpyDecks(config, 30_000, None, cards=cards)
+    source.start(np.arange(30_000), 1)
+    orders, demons = source.deal(np.arange(30_000))
+    top = orders[:, :cards].astype(np.int64)
+    assert (np.sort(orders, axis=1) == np.array(config.deck)).all()  # each deck whole
+    assert 0.48 < demons.mean() < 0.52
+    expected = 30_000 / size
+    ids = np.array(config.deck)
+    for place in range(cards):
+        counts = (top[:, place][:, None] == ids[None, :]).sum(axis=0)
+        chi2 = ((counts - expected) ** 2 / expected).sum()
+        # size - 1 degrees of freedom (35 or 44): far below this bound unless biased
+        assert chi2 < 2.0 * size, (place, chi2)
