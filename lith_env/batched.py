@@ -19,6 +19,7 @@ Plain numpy; no Gymnasium here (:mod:`lith_env.vector` wraps it).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from typing import Any
 
@@ -148,7 +149,7 @@ def _award(
     n, k = committed.shape
     rows = np.arange(k)
     big, lowest = _INT64_MAX, _INT64_MIN
-    distance = (np.arange(n)[:, None] - dealer[None, :] - 1) % n  # from the dealer's left
+    distance = _distances(n).take(dealer, axis=1)  # from the dealer's left
     if (
         np.where(live, committed, lowest).max(axis=0) == np.where(live, committed, big).min(axis=0)
     ).all():
@@ -175,6 +176,12 @@ def _award(
         eligible = live & (committed >= levels[j]) & active[j]
         won += _award_pot(amounts[j], eligible, strength, distance)
     return won
+
+
+@functools.cache
+def _distances(n: int) -> np.ndarray:
+    """[seat, dealer]: how many places clockwise from the dealer's left the seat sits."""
+    return (np.arange(n)[:, None] - np.arange(n)[None, :] - 1) % n
 
 
 def _award_pot(
@@ -288,6 +295,8 @@ class BatchedLith:
         self._card_offsets = np.arange(3 * n)[:, None]
         self._card_rounds = np.arange(3)
         self._steps = np.arange(1, n + 1)[:, None]  # seats on from a seat, clockwise
+        # [j, seat]: the seat j + 1 places clockwise after ``seat`` (a lookup: no modulo)
+        self._after = (np.arange(n)[None, :] + self._steps) % n
         self._action_cells = np.arange(B) * self.num_actions  # row starts of a (B, A) mask
         # For observations: seats in order from each seat, and the betting summary's cells in
         # that order ([round, position from me, stat] -> flat offset within a table's block).
@@ -408,7 +417,7 @@ class BatchedLith:
     def _clockwise(self, idx: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The seats 1, 2, ..., n places clockwise after ``after`` at tables ``idx`` (n, k),
         and their flat cells."""
-        seats = (after[None, :] + self._steps) % self.n
+        seats = self._after.take(after, axis=1)  # take: a 2-D fancy index is slow
         return seats, idx * self.n + seats
 
     def _rows(self, array: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -456,11 +465,10 @@ class BatchedLith:
         count = dealt.sum(axis=0)
         place = np.zeros((n, k), dtype=np.int64)
         position = np.zeros(k, dtype=np.int64)
-        dealer = self.dealer[idx]
-        for j in range(1, n + 1):
-            seat = (dealer + j) % n
-            place[seat, rows] = position
-            position += dealt[seat, rows]
+        for seat in self._after.take(self.dealer[idx], axis=1):  # from the dealer's left
+            cell = seat * k + rows  # flat: a 2-D fancy index is slow
+            place.reshape(-1)[cell] = position
+            position += dealt.reshape(-1)[cell]
         where = rows * orders.shape[1] + place + self._card_rounds[:, None, None] * count
         hands = np.where(dealt, orders.reshape(-1)[where], -1)
         self._put(self.cards, idx[None, :] * (3 * n) + self._card_offsets, _sort3(hands))
@@ -509,8 +517,8 @@ class BatchedLith:
             return
         self.current[idx] = -1
         last = self.round[idx] >= NUM_ROUNDS - 1
-        self._showdown(idx[last])
-        self._start_exchange(idx[~last])
+        self._showdown(idx[np.flatnonzero(last)])
+        self._start_exchange(idx[np.flatnonzero(~last)])
 
     def bet_options(
         self, idx: np.ndarray, seats: np.ndarray | None = None
@@ -572,21 +580,23 @@ class BatchedLith:
         fold = ids == 0
         check_call = ids == 1
         raising = ids >= 2
-        # Fold
-        self.folded.reshape(-1)[at[fold]] = True
+        # Fold (index arrays rather than boolean masks where one selects from several arrays)
+        folds = np.flatnonzero(fold)
+        self.folded.reshape(-1)[at[folds]] = True
         # Check or call; bet or raise
         amount = self._raise_targets(idx, options, ids - 2)
         chips = np.where(raising, amount - options["bet"], options["call"] * check_call)
         self.stacks.reshape(-1)[at] -= chips
         self.committed.reshape(-1)[at] += chips
         self.bets.reshape(-1)[at] += chips
-        r_idx = idx[raising]
-        if len(r_idx):
-            size = amount[raising] - self.highest[r_idx]
+        raises = np.flatnonzero(raising)
+        if len(raises):
+            r_idx, r_amount = idx[raises], amount[raises]
+            size = r_amount - self.highest[r_idx]
             bet_size = self.bet_sizes[self.round[r_idx]]
             full_size = bet_size if self.limit else np.maximum(self.last_raise[r_idx], bet_size)
-            full = size >= full_size
-            self.highest[r_idx] = amount[raising]
+            full = np.flatnonzero(size >= full_size)
+            self.highest[r_idx] = r_amount
             f_idx = r_idx[full]
             self.last_raise[f_idx] = size[full]
             self.raises[f_idx] += 1
@@ -601,7 +611,6 @@ class BatchedLith:
         summary[cell + column] += 1
         summary[cell + 4] += chips
         # A fold that leaves one player wins the pot at once.
-        folds = np.flatnonzero(fold)
         if len(folds):
             left = (~self._get(self.folded, self._cells(idx[folds]))).sum(axis=0)
             won = folds[left == 1]
@@ -676,8 +685,11 @@ class BatchedLith:
         row_of_rank = np.zeros((n, k), dtype=np.int64)
         row_of_rank.reshape(-1)[np.where(in_hand, rank, n - 1) * k + rows] = self._steps - 1
         ring = np.maximum(size, 1)
-        left = row_of_rank.reshape(-1)[((rank + 1) % ring) * k + rows]  # (n, k) rows
-        right = row_of_rank.reshape(-1)[((rank - 1) % ring) * k + rows]
+        after = rank + 1  # the next rank round the ring, and the previous (no modulo: slow)
+        after[after >= ring] = 0
+        before = np.where(rank == 0, ring - 1, rank - 1)
+        left = row_of_rank.reshape(-1)[after * k + rows]  # (n, k) rows
+        right = row_of_rank.reshape(-1)[before * k + rows]
         # Discarders take their left neighbour's discard, else draw in turn from the top.
         flat_rows = rows[None, :]
         from_left = discarded & (size > 1) & discarded.reshape(-1)[left * k + flat_rows]
@@ -701,7 +713,8 @@ class BatchedLith:
         bottom = discarded & ~taken
         tail = self.deck_tail[idx]
         spot = deck_base + tail + _count_before(bottom)
-        deck[spot[bottom]] = cards[bottom]
+        under = np.flatnonzero(bottom)
+        deck[spot.reshape(-1)[under]] = cards.reshape(-1)[under]
         self.deck_tail[idx] = tail + bottom.sum(axis=0)
         self.ex_received.reshape(-1)[ex_cells] = received
         self.ex_from.reshape(-1)[ex_cells] = source
@@ -757,16 +770,15 @@ class BatchedLith:
         limit = self.config.max_hands
         over = (alive <= 1) | (self.hands_played[idx] >= limit if limit else False)
         self.match_over[idx] = over
-        go = idx[~over]
-        if len(go):
+        going = np.flatnonzero(~over)
+        if len(going):
             # The deal passes left, to the next player still in the match.
-            has_chips = stacks[:, ~over] > 0
+            go = idx[going]
+            has_chips = (stacks > 0).reshape(-1)
             dealer = self.dealer[go]
-            rows = np.arange(len(go))
             nxt = dealer.copy()
-            for j in range(self.n, 0, -1):
-                seat = (dealer + j) % self.n
-                nxt = np.where(has_chips[seat, rows], seat, nxt)
+            for seat in self._after[::-1].take(dealer, axis=1):  # the nearest is written last
+                nxt = np.where(has_chips[seat * len(idx) + going], seat, nxt)
             self.dealer[go] = nxt
             self._deal_hands(go)
 
@@ -801,8 +813,9 @@ class BatchedLith:
             )
         self._version += 1  # the state changes from here on: cached masks are stale
         betting = (self.phase if every else self.phase[idx]) == BET
-        self._apply_bets(idx[betting], ids[betting])
-        self._apply_exchanges(idx[~betting], ids[~betting])
+        bets, exchanges = np.flatnonzero(betting), np.flatnonzero(~betting)
+        self._apply_bets(idx[bets], ids[bets])
+        self._apply_exchanges(idx[exchanges], ids[exchanges])
 
     # ------------------------------------------------------------------ what agents see
 
@@ -822,7 +835,7 @@ class BatchedLith:
         if bet.any():
             options = self.bet_options(idx, np.maximum(current, 0))  # read only where bet is set
             code += bet * (2 + options["can_fold"] + 2 * options["can_raise"])
-        masks = self._mask_patterns[code]
+        masks = self._mask_patterns.take(code, axis=0)
         if every:
             self._masks, self._masks_version = masks.copy(), self._version
         return masks
