@@ -98,7 +98,8 @@ class NumpyDecks:
             self.rng = np.random.default_rng(seeds)
         if self.first_dealer is not None:
             return np.full(len(tables), self.first_dealer, dtype=np.int64)
-        return self.rng.integers(self.config.num_players, size=len(tables))
+        # floor(u * n) for uniform u in [0, 1): uniform over the seats, cheaper than integers()
+        return (self.rng.random(len(tables)) * self.config.num_players).astype(np.int64)
 
     def deal(self, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         k, size = len(tables), len(self.deck)
@@ -856,13 +857,16 @@ class BatchedLith:
         flat = obs.reshape(-1)  # one-hot entries are written at row * size + column
         row_start = np.arange(m) * at.size
         # Per-seat values in seat order from me: (m, n) cells of the (B, n) arrays.
-        order = self._rotations[me]  # (m, n): seat at each position from me
+        order = np.take(self._rotations, me, axis=0)  # (m, n): seat at each position from me
         seat_cells = (idx * n)[:, None] + order
         my_cell = idx * n + me
         # Own cards and hand features
         mine = self.cards.reshape(-1, 3)[my_cell]  # (m, 3) sorted, -1 when out
         has = mine[:, 0] >= 0
-        flat[(row_start[has, None] + at.own + mine[has]).ravel()] = 1.0
+        if has.all():  # the usual case: nothing to select
+            flat[(row_start[:, None] + at.own + mine).ravel()] = 1.0
+        else:
+            flat[(row_start[has, None] + at.own + mine[has]).ravel()] = 1.0
         index = _C3[mine[:, 2].clip(0)] + _C2[mine[:, 1].clip(0)] + mine[:, 0].clip(0)
         features = np.take(self._features, index, axis=0)
         features[~has] = 0.0
@@ -936,10 +940,14 @@ class BatchedLith:
             flat[row_start[r] + got_from + (source >= 0)] = 1.0
         # Betting history, rotated to seat order from me; raises per round
         width = self._betting_width
-        history = self.betting.reshape(-1)[(idx * width)[:, None] + self._history_cells[me]]
+        cells = (idx * width)[:, None] + np.take(self._history_cells, me, axis=0)
+        history = self.betting.reshape(-1)[cells]
         scaled = history.astype(np.float32) * self._history_scale.reshape(-1)
         np.minimum(scaled, 1.0, out=obs[:, at.history : at.raises])
         per_round = history.reshape(m, NUM_ROUNDS, n, _WIDTH)[:, :, :, 2]
-        raises = 0.25 * per_round.sum(axis=2) if n > 1 else 0.25 * per_round[:, :, 0]
+        raises = per_round[:, :, 0].copy()  # summed seat by seat: a short-axis sum is slow
+        for seat in range(1, n):
+            raises += per_round[:, :, seat]
+        raises = 0.25 * raises
         obs[:, at.raises : at.raises + 3] = np.minimum(raises, 1.0)
         return obs
