@@ -5,8 +5,29 @@ from __future__ import annotations
 import copy
 import random
 
+from hypothesis import strategies as st
+
 from lith_env.cards import card_id
 from lith_env.game import Action, LegalActions, LithConfig, LithHand
+
+
+def lith_configs(
+    starting_chips: st.SearchStrategy | None = None,
+    ante: st.SearchStrategy | None = None,
+    max_hands: st.SearchStrategy | None = None,
+) -> st.SearchStrategy[LithConfig]:
+    """Hypothesis: table rules of every kind (players, structure, deck, Excuse), with the given
+    stacks, antes and match lengths (by default 1-40 chips, antes 0-3, 1-6 hands)."""
+    return st.builds(
+        LithConfig,
+        num_players=st.integers(2, 10),
+        betting=st.sampled_from(["limit", "pot-limit", "no-limit"]),
+        pawns_and_courts=st.booleans(),
+        excuse=st.sampled_from([None, "beggar", "imposter", "demon"]),
+        starting_chips=st.integers(1, 40) if starting_chips is None else starting_chips,
+        ante=st.integers(0, 3) if ante is None else ante,
+        max_hands=st.integers(1, 6) if max_hands is None else max_hands,
+    )
 
 
 def stacked_hand(

@@ -22,7 +22,17 @@ from lith_env.game import LithConfig, LithHand
 from lith_env.hands import CATEGORIES, classify, percentile
 from lith_env.incremental import IncrementalEncoder
 from lith_env.table import LithTable
-from tests.lith_helpers import CALL, CHECK, KEEP, bet, discard, play, raise_to, stacked_hand
+from tests.lith_helpers import (
+    CALL,
+    CHECK,
+    KEEP,
+    bet,
+    discard,
+    lith_configs,
+    play,
+    raise_to,
+    stacked_hand,
+)
 
 HANDS = {
     0: ["The Pact", "The Diplomat", "The Mountain"],
@@ -184,12 +194,7 @@ def test_discard_ids_follow_own_cards_sorted_by_id():
 
 # ----------------------------------------------------------------------------- the live encoder
 
-live_configs = st.builds(
-    LithConfig,
-    num_players=st.integers(2, 10),
-    betting=st.sampled_from(["limit", "pot-limit", "no-limit"]),
-    pawns_and_courts=st.booleans(),
-    excuse=st.sampled_from([None, "beggar", "imposter", "demon"]),
+live_configs = lith_configs(
     starting_chips=st.sampled_from([3, 12, 100, 20_000_000]),  # the last: past 2**24 chips
     ante=st.integers(0, 2),
     max_hands=st.integers(1, 4),

@@ -12,18 +12,9 @@ from lith_env.cards import card_id
 from lith_env.encoding import action_from_id, action_mask
 from lith_env.game import Action, IllegalActionError, LithConfig, LithGame, LithHand
 from lith_env.history import hand_record, load_records, replay_hand, save_records
-from tests.lith_helpers import KEEP, random_action
+from tests.lith_helpers import KEEP, lith_configs, random_action
 
-configs = st.builds(
-    LithConfig,
-    num_players=st.integers(2, 10),
-    betting=st.sampled_from(["limit", "pot-limit", "no-limit"]),
-    pawns_and_courts=st.booleans(),
-    excuse=st.sampled_from([None, "beggar", "imposter", "demon"]),
-    starting_chips=st.integers(1, 40),
-    ante=st.integers(0, 3),
-    max_hands=st.integers(1, 6),
-)
+configs = lith_configs()
 
 
 def check_invariants(game: LithGame, total: int) -> None:
