@@ -8,7 +8,8 @@ one vector laid out as seat 0 sees it, updates only what the last actions change
 seat its observation as one gather (the seat blocks rotated to its order) plus its few private
 entries (its cards and hand features, the amount it must call, its raise range, its own side of
 the exchanges). The result equals ``encode(hand.observe(seat), config)`` entry for entry
-(``tests/test_lith_encoding.py`` checks every seat after every action of random play).
+(``tests/test_lith_encoding.py`` checks it for random seats after random stretches of play in
+every configuration).
 
 Numpy only, no RL imports.
 """
