@@ -64,9 +64,7 @@ def bet_options(
     limit_open = structure != "limit" or raises < 1 + max_raises  # one bet, then raises
     can_raise = may_reraise and stack > to_call and limit_open
     if not can_raise:
-        return BetOptions(
-            can_fold=highest > my_bet, call=to_call, min_to=None, max_to=None, kind=kind
-        )
+        return BetOptions(highest > my_bet, to_call, None, None, kind)  # positional: cheaper
 
     if structure == "limit":
         full_to = highest + bet_size
@@ -80,6 +78,4 @@ def bet_options(
             # Pot-limit: call first, then raise by the size of the pot after the call.
             max_to = min(highest + pot + (highest - my_bet), all_in_to)
             max_to = max(max_to, min_to)
-    return BetOptions(
-        can_fold=highest > my_bet, call=to_call, min_to=min_to, max_to=max_to, kind=kind
-    )
+    return BetOptions(highest > my_bet, to_call, min_to, max_to, kind)
