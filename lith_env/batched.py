@@ -827,7 +827,7 @@ class BatchedLith:
             return self._masks.copy()  # nothing changed since the last call
         every = idx is None
         idx = self.rows if idx is None else np.asarray(idx, dtype=np.int64)
-        # Each table's mask is one of a few patterns (:data:`_MASK_PATTERNS`), picked by a code:
+        # Each table's mask is one of six patterns (``self._mask_patterns``), picked by a code:
         # 0 nobody to act, 1 an exchange, 2 + (may fold) + 2 (may raise) a betting decision.
         current, phase = self._rows(self.current, idx), self._rows(self.phase, idx)
         acting = current >= 0

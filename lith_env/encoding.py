@@ -84,7 +84,7 @@ def num_actions(config: LithConfig) -> int:
 
 
 def keep_id(config: LithConfig) -> int:
-    return 3 if config.betting == "limit" else 2 + len(RAISE_MENU)
+    return 2 + num_raise_sizes(config)
 
 
 def action_names(config: LithConfig) -> list[str]:

@@ -283,11 +283,13 @@ class LithHand:
         demon_heads: bool = False,
     ) -> None:
         n = config.num_players
-        if len(stacks) != n or not all(type(s) is int or _is_int(s) for s in stacks):
+        if (
+            len(stacks) != n
+            or not all(type(s) is int or _is_int(s) for s in stacks)
+            or min(stacks) < 0
+        ):
             raise ValueError(f"stacks: need {n} non-negative integers, got {list(stacks)!r}")
         self.start_stacks = [int(s) for s in stacks]
-        if min(self.start_stacks) < 0:
-            raise ValueError(f"stacks: need {n} non-negative integers, got {list(stacks)!r}")
         self.dealt_in = [s > 0 for s in self.start_stacks]
         if self.dealt_in.count(True) < 2:
             raise ValueError(
@@ -426,8 +428,7 @@ class LithHand:
         self.raises = 0
         self.acted = [False] * n
         self.open_to_raise = [True] * n
-        can_bet = [not f and s > 0 for f, s in zip(self.folded, self.stacks, strict=True)]
-        if can_bet.count(True) <= 1:
+        if sum(self.can_bet(s) for s in range(n)) <= 1:
             self._end_betting_round()  # nobody left to bet against: no betting
             return
         self.current = self._next_to_bet(after=self.dealer)

@@ -29,13 +29,12 @@ from lith_env.encoding import (
     _stat_scales,
     encode,
 )
-from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig, LithHand
+from lith_env.game import _STAT_COLUMN, BETTING_STATS, NUM_ROUNDS, LithConfig, LithHand
 from lith_env.hands import hand_index
 
 __all__ = ["IncrementalEncoder"]
 
 _WIDTH = len(BETTING_STATS)
-_STAT_COLUMN = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}
 # A seat's status flags in its block of nine (stack, bet, chips in, then these):
 _LIVE, _FOLDED, _ALL_IN, _OUT = 3, 4, 5, 6
 _STATUS_CELLS = {"live": (_LIVE,), "all-in": (_LIVE, _ALL_IN), "folded": (_FOLDED,), "out": (_OUT,)}

@@ -61,8 +61,7 @@ class LithTable:
 
     @property
     def current_player(self) -> int | None:
-        game = self.game
-        return None if game.is_over else game.hand.current
+        return self.game.current_player
 
     @property
     def is_over(self) -> bool:
