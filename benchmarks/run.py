@@ -9,12 +9,13 @@
 numpy gather of the same size from a table of the same length (the practical limit) and against
 the per-hand reference evaluator (timed on a subset, reported per hand).
 ``envs``: random legal play on Lith-v0 and the Lith AEC env beside RLCard's limit hold'em and
-PettingZoo's texas_holdem_v4 (install the ``bench`` extra). ``gendeneia``: random legal play
-on Gendeneia-v0 and its AEC env for 2, 4 and 6 players. ``batched``: the batched Lith engine
-(heads-up limit, random legal actions) at N = 1, 64, 1024, 4096 tables, with and without the
-acting seats' observations, beside the single-table engine and OpenSpiel's C++
-``universal_poker`` heads-up limit hold'em; then MaskablePPO's training throughput on the
-batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
+PettingZoo's texas_holdem_v4 (install the ``bench`` extra): steps/s, hands/s, and every
+seat's decisions/s (a ``Lith-v0`` step holds the opponents' decisions too). ``gendeneia``:
+random legal play on Gendeneia-v0 and its AEC env for 2, 4 and 6 players. ``batched``: the
+batched Lith engine (heads-up limit, random legal actions) at N = 1, 64, 1024, 4096 tables,
+with and without the acting seats' observations, beside the single-table engine and
+OpenSpiel's C++ ``universal_poker`` heads-up limit hold'em; then MaskablePPO's training
+throughput on the batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
 """
 
@@ -27,6 +28,7 @@ import platform
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -128,19 +130,31 @@ def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
     return legal[rng.integers(len(legal))]
 
 
-def run_gym(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Random legal learner actions on a single-agent env: (steps, episodes, seconds)."""
+def run_gym(
+    env, seconds: float, seed: int = 0, decisions_of: Callable[[Any], int] | None = None
+) -> tuple[int, int, float, int | None]:
+    """Random legal learner actions on a single-agent env: (steps, episodes, seconds,
+    decisions). ``decisions_of(env)``, read when an episode ends, is how many decisions every
+    seat made in it (learner and opponents); without it the decisions are not counted (None)."""
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
-    steps = episodes = 0
+    steps = episodes = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         _, _, terminated, truncated, info = env.step(_pick(info["action_mask"], rng))
         steps += 1
         if terminated or truncated:
             episodes += 1
+            if decisions_of is not None:
+                decisions += decisions_of(env)
             _, info = env.reset()
-    return steps, episodes, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    return steps, episodes, elapsed, decisions if decisions_of is not None else None
+
+
+def lith_decisions(env) -> int:
+    """Decisions of every seat in the hand a ``Lith-v0`` episode (``episode="hand"``) played."""
+    return len(env.table.game.hand.actions)
 
 
 def run_aec(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
@@ -159,26 +173,28 @@ def run_aec(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
             steps += 1
         episodes += 1
         env.reset()
-    return steps, episodes, time.perf_counter() - start
+    return steps, episodes, time.perf_counter() - start, steps  # one decision a step
 
 
 def run_rlcard(
     env, seconds: float, seed: int = 0, only_seat: int | None = None
-) -> tuple[int, int, float]:
+) -> tuple[int, int, float, int]:
     """Random legal actions on an RLCard env: every step is one player's action, and counts
-    as one, or (``only_seat``) only the decisions of that seat count, as a single learner's."""
+    as one, or (``only_seat``) only the decisions of that seat count, as a single learner's.
+    (steps, episodes, seconds, decisions of every seat)."""
     rng = np.random.default_rng(seed)
     state, player = env.reset()
-    steps = episodes = 0
+    steps = episodes = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         legal = list(state["legal_actions"])
         steps += only_seat is None or player == only_seat
+        decisions += 1
         state, player = env.step(legal[rng.integers(len(legal))])
         if env.is_over():
             episodes += 1
             state, player = env.reset()
-    return steps, episodes, time.perf_counter() - start
+    return steps, episodes, time.perf_counter() - start, decisions
 
 
 def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
@@ -197,7 +213,10 @@ def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
     results: dict = {}
     for n in players:
         subjects = {
-            "Lith-v0": (run_gym, lambda n=n: gym.make("Lith-v0", num_players=n).unwrapped),
+            "Lith-v0": (
+                functools.partial(run_gym, decisions_of=lith_decisions),
+                lambda n=n: gym.make("Lith-v0", num_players=n).unwrapped,
+            ),
             "Lith AEC": (run_aec, lambda n=n: lith_env.aec_env(num_players=n)),
             "RLCard limit-holdem": (
                 run_rlcard,
@@ -212,13 +231,14 @@ def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
         }
         envs = {name: make() for name, (_, make) in subjects.items()}
         rates: dict[str, dict[str, list[float]]] = {
-            name: {"steps/s": [], "hands/s": []} for name in subjects
+            name: {"steps/s": [], "hands/s": [], "decisions/s": []} for name in subjects
         }
         for round_ in range(repeat):
             for name, (runner, _) in subjects.items():
-                steps, episodes, elapsed = runner(envs[name], seconds, seed=round_)
+                steps, episodes, elapsed, decisions = runner(envs[name], seconds, seed=round_)
                 rates[name]["steps/s"].append(steps / elapsed)
                 rates[name]["hands/s"].append(episodes / elapsed)
+                rates[name]["decisions/s"].append(decisions / elapsed)
         results[str(n)] = {
             name: {k: statistics.median(v) for k, v in r.items()} for name, r in rates.items()
         }
@@ -230,6 +250,9 @@ def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
             / row["PettingZoo texas_holdem_v4"]["steps/s"],
             "Lith-v0 / RLCard seat 0's steps": row["Lith-v0"]["steps/s"]
             / row["RLCard limit-holdem, seat 0's steps"]["steps/s"],
+            # Every seat's decisions, whichever env makes them: the engines' pace side by side.
+            "Lith-v0 / RLCard decisions": row["Lith-v0"]["decisions/s"]
+            / row["RLCard limit-holdem"]["decisions/s"],
         }
     return results
 
@@ -237,11 +260,15 @@ def bench_envs(players: Sequence[int], seconds: float, repeat: int) -> dict:
 def print_envs(result: dict, console: Console) -> None:
     for n, row in result.items():
         table = Table(title=f"Random legal play, {n} players (medians)")
-        for column in ("env", "steps/s", "hands/s"):
+        for column in ("env", "steps/s", "hands/s", "decisions/s", "decisions/step"):
             table.add_column(column, justify="left" if column == "env" else "right")
         for name, figures in row.items():
             if name != "ratios":
-                table.add_row(name, f"{figures['steps/s']:,.0f}", f"{figures['hands/s']:,.0f}")
+                table.add_row(
+                    name,
+                    *(f"{figures[k]:,.0f}" for k in ("steps/s", "hands/s", "decisions/s")),
+                    f"{figures['decisions/s'] / figures['steps/s']:.2f}",
+                )
         console.print(table)
         for name, value in row["ratios"].items():
             console.print(f"  {name}: {value:.2f}x")
@@ -264,7 +291,7 @@ def bench_gendeneia(players: Sequence[int], seconds: float, repeat: int) -> dict
         }
         for round_ in range(repeat):
             for name, (runner, env) in subjects.items():
-                steps, episodes, elapsed = runner(env, seconds, seed=round_)
+                steps, episodes, elapsed, _ = runner(env, seconds, seed=round_)
                 rates[name]["steps/s"].append(steps / elapsed)
                 rates[name]["games/s"].append(episodes / elapsed)
         results[str(n)] = {

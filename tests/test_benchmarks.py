@@ -1,0 +1,36 @@
+"""The benchmark harness counts what it says it counts (timing itself is never asserted)."""
+
+import gymnasium as gym
+
+import lith_env  # registers Lith-v0
+from agents.base import RandomAgent
+from benchmarks.run import lith_decisions, run_aec, run_gym
+
+
+class CountingAgent(RandomAgent):
+    """A random agent that counts its decisions."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.decisions = 0
+
+    def act(self, observation, action_mask):
+        self.decisions += 1
+        return super().act(observation, action_mask)
+
+
+def test_lith_decisions_are_every_seats_decisions():
+    opponents = [CountingAgent(seed) for seed in range(5)]
+    env = gym.make("Lith-v0", num_players=6, opponents=opponents).unwrapped
+    steps, episodes, _, decisions = run_gym(env, 0.3, decisions_of=lith_decisions)
+    assert episodes > 0
+    # Every decision made = the learner's steps + the opponents' calls; the harness counts
+    # those of finished hands, so the hand in progress when time ran out is left out.
+    in_progress = len(env.table.game.hand.actions)
+    assert decisions == steps + sum(agent.decisions for agent in opponents) - in_progress
+    assert decisions > 2 * steps  # six players: a step holds the opponents' decisions too
+
+
+def test_aec_decisions_are_its_steps():
+    steps, episodes, _, decisions = run_aec(lith_env.aec_env(num_players=3), 0.2)
+    assert episodes > 0 and decisions == steps
