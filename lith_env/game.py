@@ -69,14 +69,13 @@ class LithConfig:
             raise bad("num_players", "must be an integer from 2 to 10")
         if self.betting not in STRUCTURES:
             raise bad("betting", f"must be one of {', '.join(STRUCTURES)}")
-        sizes = tuple(self.bet_sizes) if isinstance(self.bet_sizes, Sequence) else None
+        sizes = _as_list(self.bet_sizes)
         if (
             sizes is None
             or len(sizes) != NUM_ROUNDS
             or not all(_is_int(s) and s > 0 for s in sizes)
         ):
             raise bad("bet_sizes", "must be three positive integers, one per betting round")
-        object.__setattr__(self, "bet_sizes", sizes)
         if not _is_int(self.max_raises) or self.max_raises < 0:
             raise bad("max_raises", "must be a non-negative integer")
         if not isinstance(self.pawns_and_courts, bool):
@@ -84,8 +83,9 @@ class LithConfig:
         if self.excuse is not None and self.excuse not in EXCUSE_VARIANTS:
             raise bad("excuse", f"must be None or one of {', '.join(EXCUSE_VARIANTS)}")
         chips = self.starting_chips
-        if isinstance(chips, Sequence) and not isinstance(chips, str):
-            chips = tuple(chips)
+        listed = None if isinstance(chips, str) else _as_list(chips)  # one stack per seat
+        if listed is not None:
+            chips = tuple(listed)
             if len(chips) != self.num_players:
                 raise bad("starting_chips", f"must give one stack per player ({self.num_players})")
             object.__setattr__(self, "starting_chips", chips)
@@ -97,6 +97,17 @@ class LithConfig:
             raise bad("ante", "must be a non-negative integer")
         if self.max_hands is not None and (not _is_int(self.max_hands) or self.max_hands < 1):
             raise bad("max_hands", "must be None or a positive integer")
+        # Numpy integers pass the checks; the config keeps Python ints (JSON-ready records).
+        for name in ("num_players", "max_raises", "ante", "max_hands"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "bet_sizes", tuple(int(s) for s in sizes))
+        starting = self.starting_chips
+        object.__setattr__(
+            self,
+            "starting_chips",
+            tuple(int(c) for c in starting) if isinstance(starting, tuple) else int(starting),
+        )
 
     @property
     def stacks(self) -> list[int]:
@@ -123,6 +134,14 @@ class LithConfig:
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool)
+
+
+def _as_list(values: object) -> list | None:
+    """``values`` as a list, or None when it is not a collection (an int, None, ...)."""
+    try:
+        return list(values)  # type: ignore[call-overload]
+    except TypeError:
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,12 +302,15 @@ class LithHand:
         demon_heads: bool = False,
     ) -> None:
         n = config.num_players
+        given = stacks
+        stacks = _as_list(stacks)
         if (
-            len(stacks) != n
+            stacks is None
+            or len(stacks) != n
             or not all(type(s) is int or _is_int(s) for s in stacks)
             or min(stacks) < 0
         ):
-            raise ValueError(f"stacks: need {n} non-negative integers, got {list(stacks)!r}")
+            raise ValueError(f"stacks: need {n} non-negative integers, got {given!r}")
         self.start_stacks = [int(s) for s in stacks]
         self.dealt_in = [s > 0 for s in self.start_stacks]
         if self.dealt_in.count(True) < 2:
@@ -297,9 +319,14 @@ class LithHand:
             )
         if not (_is_int(dealer) and 0 <= dealer < n and stacks[dealer] > 0):
             raise ValueError(f"dealer: must be a seat with chips, got {dealer!r}")
-        deck_order = [int(c) for c in deck_order]
-        if sorted(deck_order) != config.deck_ids:
+        deck_order = _as_list(deck_order)
+        if (
+            deck_order is None
+            or not all(_is_int(c) for c in deck_order)
+            or sorted(deck_order) != config.deck_ids
+        ):
             raise ValueError("deck_order: must hold every card in play exactly once")
+        deck_order = [int(c) for c in deck_order]
         self._setup(config, self.start_stacks, int(dealer), deck_order, bool(demon_heads))
 
     @classmethod
@@ -649,6 +676,15 @@ class LithHand:
             raise IllegalActionError(f"illegal action {action}; {who}; legal: {legal}")
         seat = self.current
         assert seat is not None
+        amount, card = action.amount, action.card
+        if (amount is not None and type(amount) is not int) or (
+            card is not None and type(card) is not int
+        ):  # numpy integers are legal too; the hand and its record keep Python ints
+            action = Action(
+                action.kind,
+                None if amount is None else int(amount),
+                None if card is None else int(card),
+            )
         self._legal = None
         if self.phase == "bet":
             self._apply_bet_action(seat, action)

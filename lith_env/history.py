@@ -98,7 +98,11 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
     """Play a record's actions on a fresh engine; check it reaches the recorded result.
 
     Returns the replayed hand. Raises ``ValueError`` naming the field of a malformed record or
-    the first point where the replay departs from it.
+    the first point where the replay departs from it: every field of the format is checked
+    (the action log entry by entry); fields the format does not have (a tournament's
+    ``agents``) are left alone. The deal is replayed from the recorded deck order; ``seed``
+    says where that deal came from and is not checked against it (matches and tournaments
+    derive their decks from seeds in different ways).
     """
     from lith_env.game import Action, IllegalActionError, LithConfig, LithHand
 
@@ -117,14 +121,20 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
         deck_order = [card_id(name) for name in record["deck"]]
     except (ValueError, TypeError) as error:
         raise ValueError(f"deck: {error}") from None
-    hand = LithHand(
-        config,
-        record["stacks"],
-        record["dealer"],
-        deck_order,
-        demon_heads=bool(record.get("demon_heads", False)),
-    )
+    demon_heads = record.get("demon_heads", False)
+    if not isinstance(demon_heads, bool):
+        raise ValueError(f"demon_heads: must be true or false, got {demon_heads!r}")
+    if not isinstance(record["actions"], list):
+        raise ValueError(f"actions: must be a list, got {type(record['actions']).__name__}")
+    index, seed = record.get("hand", 0), record.get("seed")
+    if not (type(index) is int and index >= 0):
+        raise ValueError(f"hand: must be the hand's number (0, 1, ...), got {index!r}")
+    if not (seed is None or type(seed) is int):
+        raise ValueError(f"seed: must be an integer or null, got {seed!r}")
+    hand = LithHand(config, record["stacks"], record["dealer"], deck_order, demon_heads)
     for i, entry in enumerate(record["actions"]):
+        if not isinstance(entry, dict):
+            raise ValueError(f"actions[{i}]: must be an object, got {entry!r}")
         try:
             action = Action(
                 entry["kind"],
@@ -138,12 +148,18 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
             raise ValueError(f"actions[{i}]: {error}") from None
     if not hand.is_over:
         raise ValueError("actions: the hand is not over after the recorded actions")
-    replayed = hand_record(hand, seed=record.get("seed"), index=record.get("hand", 0))
-    for key in ("cards", "exchanges", "showdown", "demon", "pots", "net", "stacks_after"):
-        if key in record and record[key] != replayed[key]:
-            raise ValueError(
-                f"{key}: the replay gives {replayed[key]!r}, the record says {record[key]!r}"
-            )
+    replayed = hand_record(hand, seed=seed, index=index)
+    for key, value in replayed.items():  # every field of the format; extra fields are kept
+        if key not in record:
+            raise ValueError(f"{key}: missing from the record")
+        if key == "actions":  # the log as the engine writes it: chips, phases and rounds too
+            for i, (recorded, logged) in enumerate(zip(record[key], value, strict=True)):
+                if recorded != logged:
+                    raise ValueError(
+                        f"actions[{i}]: the replay logs {logged!r}, the record says {recorded!r}"
+                    )
+        elif record[key] != value:
+            raise ValueError(f"{key}: the replay gives {value!r}, the record says {record[key]!r}")
     return hand
 
 

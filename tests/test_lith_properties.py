@@ -209,6 +209,20 @@ def one_record():
         (lambda r: r.update(net=[5, -5, 0]), "^net: the replay gives"),
         (lambda r: r.update(stacks=[100, 100]), "^stacks:"),
         (lambda r: r["deck"].reverse(), "^(cards|net|pots|actions|exchanges)"),
+        (lambda r: r.update(stacks=5), "^stacks: need 3 non-negative integers, got 5"),
+        (lambda r: r.update(actions=None), "^actions: must be a list, got NoneType"),
+        (lambda r: r["actions"].__setitem__(0, [1]), r"^actions\[0\]: must be an object"),
+        (lambda r: r.update(demon_heads="no"), "^demon_heads: must be true or false"),
+        (lambda r: r.update(hand="x"), "^hand: must be the hand's number"),
+        (lambda r: r.update(seed=1.5), "^seed: must be an integer or null"),
+        # The log is checked entry by entry, not only the actions' kinds.
+        (lambda r: r["actions"][0].update(chips=77), r"^actions\[0\]: the replay logs"),
+        (lambda r: r["actions"][0].update(phase="zzz"), r"^actions\[0\]: the replay logs"),
+        (lambda r: r["actions"][0].update(round=2), r"^actions\[0\]: the replay logs"),
+        # Every field of the format must be there.
+        (lambda r: r.pop("pots"), "^pots: missing from the record"),
+        (lambda r: r.pop("stacks_after"), "^stacks_after: missing from the record"),
+        (lambda r: r.update(dealer=(r["dealer"] + 1) % 3), "^(dealer|actions|cards)"),
     ],
 )
 def test_malformed_history_raises_naming_the_field(corrupt, message):
@@ -216,6 +230,33 @@ def test_malformed_history_raises_naming_the_field(corrupt, message):
     corrupt(record)
     with pytest.raises(ValueError, match=message):
         replay_hand(record)
+
+
+def test_fields_outside_the_format_are_left_alone():
+    record = one_record()
+    record["agents"] = ["tag", "rock", "random"]  # what a tournament adds
+    assert replay_hand(record).net() == record["net"]
+
+
+def test_numpy_amounts_and_configs_give_json_records():
+    """numpy integers are legal amounts and config values; records still hold plain ints."""
+    config = LithConfig(
+        num_players=np.int64(2), betting="no-limit", bet_sizes=np.array([2, 2, 4]), max_hands=1
+    )
+    game = LithGame(config, seed=3)
+    game.apply(Action("bet", np.int64(5)))
+    game.apply(Action("fold"))
+    record = json.loads(json.dumps(game.records[0]))
+    assert record["actions"][0] == {
+        "phase": "bet",
+        "round": 0,
+        "seat": record["actions"][0]["seat"],
+        "kind": "bet",
+        "amount": 5,
+        "chips": 5,
+    }
+    assert all(type(s) is int for s in game.stacks)
+    assert replay_hand(record).net() == record["net"]
 
 
 def test_load_records_names_a_bad_line(tmp_path):
