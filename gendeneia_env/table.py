@@ -77,6 +77,10 @@ class GendeneiaTable:
         others_mean = (scores.sum() - scores) / (n - 1)
         return (others_mean - scores) * self.reward_scale
 
+    def is_out(self, seat: int) -> bool:
+        """Never: no player leaves a game of Gendeneía before it ends."""
+        return False
+
     def render_text(self, seat: int | None = None) -> str:
         """Every player's lots and scores as a table, the hand of ``seat`` shown."""
         game = self.game

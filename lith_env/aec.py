@@ -42,7 +42,7 @@ class LithAECEnv(TableAECEnv):
         config = LithConfig(
             num_players=num_players,
             betting=betting,
-            bet_sizes=tuple(bet_sizes),
+            bet_sizes=bet_sizes,  # LithConfig checks it
             max_raises=max_raises,
             pawns_and_courts=pawns_and_courts,
             excuse=excuse,

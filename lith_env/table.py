@@ -96,6 +96,10 @@ class LithTable:
     def returns(self) -> np.ndarray:
         return self.game.returns()
 
+    def is_out(self, seat: int) -> bool:
+        """Out of the match: no chips left, so not dealt into the hand being played."""
+        return not self.game.hand.dealt_in[seat]
+
     def render_text(self, seat: int | None = None) -> str:
         """The table as text, seen from ``seat`` (its cards shown), or from nobody."""
         view = self.game.observe(seat if seat is not None else 0)

@@ -30,14 +30,20 @@ from agents.base import act_batch
 from lith_env.batched import BatchedLith
 from lith_env.game import LithConfig
 from tablegame.engine import Agent, IllegalActionError
-from tablegame.gym_env import resolve_opponents
+from tablegame.gym_env import check_learner_seat, check_reward_scale, resolve_opponents
 
 __all__ = ["LithAllSeatsVectorEnv", "LithVectorEnv"]
 
 
-def _config(**rules: Any) -> LithConfig:
-    rules["bet_sizes"] = tuple(rules["bet_sizes"])
-    return LithConfig(**rules)
+def _action_ids(actions: object, shape: tuple[int, ...]) -> np.ndarray:
+    """Integer action ids in ``shape``; floats, bools or the wrong count raise (no rounding)."""
+    ids = np.asarray(actions)
+    if ids.dtype.kind not in "iu" or ids.size != np.prod(shape):
+        raise IllegalActionError(
+            f"actions: need {int(np.prod(shape))} integer action ids {shape}, got "
+            f"{ids.size} of dtype {ids.dtype}"
+        )
+    return ids.astype(np.int64, copy=False).reshape(shape)
 
 
 class _Base(VectorEnv):
@@ -54,7 +60,7 @@ class _Base(VectorEnv):
         self.engine = BatchedLith(config, int(num_envs), episode=episode, decks=decks)
         self.config = self.engine.config
         self.num_envs = int(num_envs)
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.single_action_space = gym.spaces.Discrete(self.engine.num_actions)
         self._started = False
 
@@ -107,7 +113,7 @@ class LithVectorEnv(_Base):
             raise ValueError("render_mode: the vector env does not render; use Lith-v0")
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs: must be a positive integer, got {num_envs!r}")
-        config = _config(
+        config = LithConfig(
             num_players=num_players,
             betting=betting,
             bet_sizes=bet_sizes,
@@ -119,12 +125,7 @@ class LithVectorEnv(_Base):
             max_hands=max_hands,
         )
         n = config.num_players
-        if learner_seat is not None and not (
-            isinstance(learner_seat, int | np.integer) and 0 <= learner_seat < n
-        ):
-            raise ValueError(
-                f"learner_seat: must be None or a seat 0-{n - 1}, got {learner_seat!r}"
-            )
+        check_learner_seat(learner_seat, n)
         self._setup(num_envs, config, episode, decks, reward_scale)
         self.opponents = resolve_opponents(opponents, n - 1, game="lith", config=self.config)
         self.learner_seat = learner_seat
@@ -158,14 +159,14 @@ class LithVectorEnv(_Base):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
             raise IllegalActionError("call reset() before step()")
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = _action_ids(actions, (self.num_envs,))
         engine = self.engine
         engine.step(actions)
         self._play_opponents()
         now = engine.returns()[np.arange(self.num_envs), self.seats].astype(np.float64)
         rewards = (now - self._last_return) * self.reward_scale
         self._last_return = now
-        terminated = engine.match_over.copy()
+        terminated = engine.match_over | self._learner_out(np.arange(self.num_envs))
         info: dict[str, Any] = {}
         done = np.flatnonzero(terminated)
         if len(done):
@@ -212,7 +213,9 @@ class LithVectorEnv(_Base):
         actions = np.zeros(self.num_envs, dtype=np.int64)
         while True:
             current = engine.current[tables]
-            waiting = tables[(current >= 0) & (current != self.seats[tables])]
+            waiting = tables[
+                (current >= 0) & (current != self.seats[tables]) & ~self._learner_out(tables)
+            ]
             if not len(waiting):
                 return
             seat = engine.current[waiting]
@@ -233,6 +236,12 @@ class LithVectorEnv(_Base):
                 else:
                     actions[rows] = act_batch(agent, observations, masks)
             engine.step(actions, tables=waiting)
+
+    def _learner_out(self, tables: np.ndarray) -> np.ndarray:
+        """Whether the learner at each of ``tables`` is out of the match (no chips, so not
+        dealt in): its episode is over even though the others may play on."""
+        engine = self.engine
+        return ~engine.dealt_in.reshape(-1)[tables * engine.n + self.seats[tables]]
 
     def _observations(self) -> np.ndarray:
         return self.engine.encode(self.seats)
@@ -267,7 +276,7 @@ class LithAllSeatsVectorEnv(_Base):
         reward_scale: float = 1.0,
         decks: str = "numpy",
     ) -> None:
-        config = _config(
+        config = LithConfig(
             num_players=num_players,
             betting=betting,
             bet_sizes=bet_sizes,
@@ -306,7 +315,7 @@ class LithAllSeatsVectorEnv(_Base):
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         engine, n = self.engine, self.engine.n
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs, n)
+        actions = _action_ids(actions, (self.num_envs, n))
         rows = np.arange(self.num_envs)
         engine.step(actions[rows, engine.current.clip(0)])
         now = engine.returns().astype(np.float64)

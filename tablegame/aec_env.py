@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from tablegame.engine import IllegalActionError, TurnBasedGame
+from tablegame.engine import IllegalActionError, TurnBasedGame, as_action_id
 
 __all__ = ["TableAECEnv"]
 
@@ -84,7 +84,7 @@ class TableAECEnv(AECEnv):
             return
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for finished agents")
-        self.table.apply_id(int(action))
+        self.table.apply_id(as_action_id(action))
         returns = self.table.returns().tolist()
         self._cumulative_rewards[agent] = 0
         if returns == self._last_returns:  # most steps: nobody has won or lost anything yet

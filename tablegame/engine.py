@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "IllegalActionError", "TurnBasedGame", "illegal_id_error"]
+__all__ = ["Agent", "IllegalActionError", "TurnBasedGame", "as_action_id", "illegal_id_error"]
 
 
 class IllegalActionError(ValueError):
@@ -28,6 +28,19 @@ def illegal_id_error(
     )
 
 
+def as_action_id(action: object) -> int:
+    """An env's action as a plain int: a Python or numpy integer, or an integer array of one
+    element (as vectorized policies hand them over). Anything else (a float, a bool, a string)
+    raises :class:`IllegalActionError` naming it: nothing is rounded or guessed."""
+    if type(action) is int or type(action) is np.int64:  # the usual cases, first
+        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+        return int(action.reshape(()))
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        return int(action)
+    raise IllegalActionError(f"action: must be an integer action id, got {action!r}")
+
+
 @runtime_checkable
 class TurnBasedGame(Protocol):
     """A seeded, turn-based, multi-seat game, seen one seat at a time.
@@ -36,7 +49,8 @@ class TurnBasedGame(Protocol):
     action id of the game's ``Discrete`` action space and raises :class:`IllegalActionError`
     (changing nothing) when the id is not in ``action_mask()``; ``encode(seat)`` is that seat's
     flat observation, whose entries lie in [``observation_low``, 1]; ``returns()`` the chips
-    or score each seat has won so far.
+    or score each seat has won so far; ``is_out(seat)`` says the seat has no decision left
+    while the game goes on without it (a player out of chips in a match).
     """
 
     num_players: int
@@ -57,6 +71,8 @@ class TurnBasedGame(Protocol):
     def encode(self, seat: int) -> np.ndarray: ...
 
     def returns(self) -> np.ndarray: ...
+
+    def is_out(self, seat: int) -> bool: ...
 
     def render_text(self, seat: int | None = None) -> str: ...
 

@@ -1,8 +1,10 @@
 """One learner at a table of agents: a Gymnasium env over any game keeping the engine contract.
 
 ``step`` plays the learner's action, then every opponent's until it is the learner's turn again
-or the episode ends, and returns only the learner's observation and reward. Illegal actions
-raise the engine's :class:`~tablegame.engine.IllegalActionError` and change nothing.
+or the episode ends, and returns only the learner's observation and reward. The episode ends
+with the game, or earlier when the learner is out of it (``table.is_out``: a player out of
+chips in a match has no decisions left). Illegal actions raise the engine's
+:class:`~tablegame.engine.IllegalActionError` and change nothing.
 """
 
 from __future__ import annotations
@@ -14,9 +16,15 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from tablegame.engine import Agent, IllegalActionError, TurnBasedGame
+from tablegame.engine import Agent, IllegalActionError, TurnBasedGame, as_action_id
 
-__all__ = ["LegalDiscrete", "SingleSeatEnv", "resolve_opponents"]
+__all__ = [
+    "LegalDiscrete",
+    "SingleSeatEnv",
+    "check_learner_seat",
+    "check_reward_scale",
+    "resolve_opponents",
+]
 
 
 class LegalDiscrete(gym.spaces.Discrete):
@@ -33,7 +41,7 @@ class LegalDiscrete(gym.spaces.Discrete):
     ) -> np.int64:
         env = self._env() if self._env is not None else None
         if mask is None and probability is None and env is not None and env._started:
-            legal = env.table.action_mask()
+            legal = env._learner_mask()
             if legal.any():
                 mask = legal
         return super().sample(mask=mask, probability=probability)
@@ -65,6 +73,29 @@ def resolve_opponents(
             )
         resolved.append(agent)
     return resolved
+
+
+def check_learner_seat(learner_seat: object, num_players: int) -> None:
+    """``learner_seat`` must be None (drawn each episode) or a seat number."""
+    if learner_seat is not None and not (
+        isinstance(learner_seat, int | np.integer)
+        and not isinstance(learner_seat, bool)
+        and 0 <= learner_seat < num_players
+    ):
+        raise ValueError(
+            f"learner_seat: must be None or a seat 0-{num_players - 1}, got {learner_seat!r}"
+        )
+
+
+def check_reward_scale(reward_scale: object) -> float:
+    """``reward_scale`` as a float; it must be a finite number."""
+    if not (
+        isinstance(reward_scale, int | float | np.number)
+        and not isinstance(reward_scale, bool)
+        and np.isfinite(reward_scale)
+    ):
+        raise ValueError(f"reward_scale: must be a finite number, got {reward_scale!r}")
+    return float(reward_scale)
 
 
 def _reset_agent(agent: Agent, seed: int | None) -> None:
@@ -99,12 +130,7 @@ class SingleSeatEnv(gym.Env):
         render_mode: str | None = None,
     ) -> None:
         n = table.num_players
-        if learner_seat is not None and not (
-            isinstance(learner_seat, int | np.integer) and 0 <= learner_seat < n
-        ):
-            raise ValueError(
-                f"learner_seat: must be None or a seat 0-{n - 1}, got {learner_seat!r}"
-            )
+        check_learner_seat(learner_seat, n)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: must be None, 'ansi' or 'human', got {render_mode!r}")
         if len(opponents) != n - 1:
@@ -112,7 +138,7 @@ class SingleSeatEnv(gym.Env):
         self.table = table
         self.opponents = list(opponents)
         self.learner_seat = learner_seat
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(
             table.observation_low, 1.0, (table.observation_size,), np.float32
@@ -122,6 +148,7 @@ class SingleSeatEnv(gym.Env):
         self._seat_agents: dict[int, Agent] = {}
         self._last_return = 0.0
         self._started = False
+        self._done = False  # the episode is over: the game ended, or the learner is out
 
     # ------------------------------------------------------------------ gymnasium API
 
@@ -145,28 +172,26 @@ class SingleSeatEnv(gym.Env):
             # Counted from the start of the game, so what the opponents do before the
             # learner's first decision lands in its first reward and rewards sum to the result.
             self._last_return = float(self.table.returns()[self.seat])
-            self._play_opponents()
-            if not self.table.is_over:  # the learner gets at least one decision
+            if not self._play_opponents():  # the learner gets at least one decision
                 break
-        self._started = True
+        self._started, self._done = True, False
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if not self._started or self.table.is_over:
+        if not self._started or self._done:
             raise IllegalActionError("the episode is over (or not started): call reset()")
-        self.table.apply_id(int(action))
-        self._play_opponents()
+        self.table.apply_id(as_action_id(action))
+        terminated = self._done = self._play_opponents()
         now = float(self.table.returns()[self.seat])
         reward = (now - self._last_return) * self.reward_scale
         self._last_return = now
-        terminated = self.table.is_over
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""
-        return self.table.action_mask().astype(bool)
+        return self._learner_mask().astype(bool)
 
     def render(self) -> str | None:
         text = self.table.render_text(self.seat)
@@ -177,12 +202,16 @@ class SingleSeatEnv(gym.Env):
 
     # ------------------------------------------------------------------ internals
 
-    def _play_opponents(self) -> None:
+    def _play_opponents(self) -> bool:
+        """Play the opponents until the learner is to act (False) or its episode is over
+        (True): the game ended, or the learner is out of it while the others play on."""
         table, me = self.table, self.seat
         while True:
             seat = table.current_player  # None once the game is over
-            if seat is None or seat == me:
-                return
+            if seat == me:
+                return False
+            if seat is None or table.is_out(me):
+                return True
             agent = self._seat_agents[seat]
             # Agents that declare they never look at the observation are spared its encoding.
             observation = table.encode(seat) if getattr(agent, "needs_observation", True) else None
@@ -191,8 +220,14 @@ class SingleSeatEnv(gym.Env):
     def _observation(self) -> np.ndarray:
         return self.table.encode(self.seat)
 
+    def _learner_mask(self) -> np.ndarray:
+        """The learner's legal actions (none once its episode is over)."""
+        if self._done:
+            return np.zeros(self.table.num_actions, dtype=np.int8)
+        return self.table.action_mask()
+
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.table.action_mask(), "seat": self.seat}
-        if self.table.is_over:
+        info: dict[str, Any] = {"action_mask": self._learner_mask(), "seat": self.seat}
+        if self._done:
             info["returns"] = np.asarray(self.table.returns())
         return info

@@ -7,6 +7,7 @@ import random
 
 from hypothesis import strategies as st
 
+from agents.lith import CallerAgent
 from lith_env.cards import card_id
 from lith_env.game import Action, LegalActions, LithConfig, LithHand
 
@@ -83,3 +84,25 @@ def raise_to(x: int) -> Action:
 
 def discard(name: str) -> Action:
     return Action("discard", card=card_id(name))
+
+
+class PatientCaller(CallerAgent):
+    """The built-in caller, but it fails the test after ``limit`` decisions instead of letting
+    an env that never hands the turn back run forever."""
+
+    def __init__(self, config: LithConfig, limit: int = 5_000) -> None:
+        super().__init__(config=config)
+        self.limit, self.calls = limit, 0
+
+    def _count(self) -> None:
+        self.calls += 1
+        if self.calls > self.limit:
+            raise RuntimeError(f"still playing after {self.limit} decisions: the env is stuck")
+
+    def act(self, observation, action_mask):
+        self._count()
+        return super().act(observation, action_mask)
+
+    def act_batch(self, observations, action_masks):
+        self._count()
+        return super().act_batch(observations, action_masks)

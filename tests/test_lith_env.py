@@ -9,7 +9,7 @@ from pettingzoo.test import api_test
 import lith_env
 from lith_env.encoding import action_names, num_actions, observation_size
 from lith_env.game import IllegalActionError, LithConfig
-from tests.lith_helpers import snapshot
+from tests.lith_helpers import PatientCaller, snapshot
 
 
 def make(**kwargs):
@@ -80,11 +80,22 @@ def test_unknown_option_raises_at_construction():
         ),
         ({"opponents": ["random", "caller"]}, "^opponents: need 1"),
         ({"opponents": 42}, "^opponents: 42 is neither"),
+        ({"bet_sizes": 5}, "^bet_sizes: must be three positive integers"),
+        ({"bet_sizes": None}, "^bet_sizes: must be three positive integers"),
+        ({"learner_seat": True}, "^learner_seat:"),
+        ({"reward_scale": "x"}, "^reward_scale: must be a finite number"),
+        ({"reward_scale": float("nan")}, "^reward_scale: must be a finite number"),
     ],
 )
 def test_bad_options_name_what_is_wrong(kwargs, message):
     with pytest.raises(ValueError, match=message):
         gym.make("Lith-v0", **kwargs)
+
+
+@pytest.mark.parametrize("bet_sizes", [5, None, (2, 2)])
+def test_aec_bad_bet_sizes_name_the_field(bet_sizes):
+    with pytest.raises(ValueError, match="^bet_sizes:"):
+        lith_env.aec_env(bet_sizes=bet_sizes)
 
 
 # ----------------------------------------------------------------------------- stepping
@@ -143,6 +154,52 @@ def test_illegal_action_raises_and_changes_nothing():
     assert snapshot(env.table.game.hand) == before
     with pytest.raises(IllegalActionError, match="illegal action id 99"):
         env.step(99)
+
+
+@pytest.mark.parametrize("action", [1.7, 1.0, True, "1", None, np.float64(1.0)])
+def test_a_non_integer_action_raises_and_changes_nothing(action):
+    env = make()
+    env.reset(seed=0)
+    before = snapshot(env.table.game.hand)
+    with pytest.raises(IllegalActionError, match="^action: must be an integer action id"):
+        env.step(action)
+    assert snapshot(env.table.game.hand) == before
+    aec = lith_env.aec_env()
+    aec.reset(seed=0)
+    before = snapshot(aec.table.game.hand)
+    with pytest.raises(IllegalActionError, match="integer action id|None is only for finished"):
+        aec.step(action)
+    assert snapshot(aec.table.game.hand) == before
+
+
+def test_integer_actions_of_any_kind_are_taken():
+    for action in (1, np.int64(1), np.int32(1), np.array(1), np.array([1])):
+        env = make()
+        env.reset(seed=0)  # check/call (id 1) is legal on every first decision
+        env.step(action)
+        mine = [a["kind"] for a in env.table.game.hand.actions if a["seat"] == env.seat]
+        assert mine[0] in ("check", "call")
+
+
+def test_a_match_ends_for_the_learner_when_it_is_out_of_chips():
+    """With no ante and two callers, the others would check forever once the learner busts:
+    its episode ends there (it has no decisions left), with its final result."""
+    rules = {"num_players": 3, "ante": 0, "betting": "no-limit", "starting_chips": [1, 100, 100]}
+    callers = [PatientCaller(LithConfig(**rules)) for _ in range(2)]
+    env = make(**rules, opponents=callers, episode="match", learner_seat=0)
+    _, info = env.reset(seed=0)
+    total, terminated = 0.0, False
+    while not terminated:
+        all_in = int(np.flatnonzero(info["action_mask"])[-1])  # the biggest bet, or a discard
+        _, reward, terminated, _, info = env.step(all_in)
+        total += reward
+    assert env.table.is_out(0) and not env.table.is_over  # the others could play on
+    assert total == -1 and info["returns"][0] == -1
+    assert not info["action_mask"].any() and not env.action_masks().any()
+    with pytest.raises(IllegalActionError, match="call reset"):
+        env.step(1)
+    env.reset(seed=1)
+    assert env.table.game.hands_played == 0 and not env.table.is_out(0)
 
 
 def test_step_after_the_end_asks_for_reset():

@@ -17,6 +17,7 @@ from lith_env.table import LithTable
 from lith_env.vector import LithAllSeatsVectorEnv, LithVectorEnv
 from tablegame.engine import IllegalActionError
 from tablegame.sb3_vec import SB3VecEnv
+from tests.lith_helpers import PatientCaller
 
 
 def random_actions(masks, rng):
@@ -103,11 +104,43 @@ def test_illegal_action_raises_and_leaves_the_tables_as_they_were():
         ({"opponents": "nobody"}, ValueError, "unknown agent 'nobody'"),
         ({"decks": "marked"}, ValueError, "decks"),
         ({"render_mode": "human"}, ValueError, "render_mode"),
+        ({"learner_seat": True}, ValueError, "^learner_seat:"),
+        ({"reward_scale": "x"}, ValueError, "^reward_scale:"),
+        ({"bet_sizes": 5}, ValueError, "^bet_sizes:"),
     ],
 )
 def test_vector_env_bad_options(kwargs, error, message):
     with pytest.raises(error, match=message):
         LithVectorEnv(2, **kwargs)
+
+
+def test_vector_env_rejects_non_integer_actions():
+    env = LithVectorEnv(2)
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="^actions: need 2 integer action ids"):
+        env.step(np.array([1.0, 1.0]))
+    with pytest.raises(IllegalActionError, match="^actions: need 2 integer action ids"):
+        env.step(np.array([1, 1, 1]))
+
+
+def test_vector_env_ends_the_episode_of_a_learner_out_of_chips():
+    """The batched counterpart of Lith-v0's test: callers with no ante would play on forever
+    after the learner busts; its table's episode ends and starts again."""
+    rules = {"num_players": 3, "ante": 0, "betting": "no-limit", "starting_chips": [1, 100, 100]}
+    callers = [PatientCaller(LithConfig(**rules)) for _ in range(2)]
+    env = LithVectorEnv(3, **rules, opponents=callers, episode="match", learner_seat=0)
+    _, info = env.reset(seed=0)
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(20):
+        biggest = np.array([np.flatnonzero(m)[-1] for m in info["action_mask"]])
+        _, rewards, terminated, _, info = env.step(biggest)
+        if terminated.any():
+            assert np.all(rewards[terminated] == -1)
+            assert np.all(info["returns"][terminated, 0] == -1)
+        ended |= terminated
+        if ended.all():
+            break
+    assert ended.all()
 
 
 def test_vector_env_takes_agents_without_act_batch():
