@@ -35,6 +35,7 @@ import numpy as np
 
 from agents.base import make_agent
 from agents.stats import mean_interval, rate_games
+from tablegame.engine import as_action_id
 
 __all__ = ["BlockResult", "TournamentSpec", "main", "run_tournament"]
 
@@ -149,7 +150,7 @@ def _play_lith(spec, config, agents, seating, deal, result: BlockResult) -> None
         agent_index = seating[seat]
         observation = encode(hand.observe(seat), config)
         mask = action_mask(hand)
-        action = action_from_id(hand, int(agents[agent_index].act(observation, mask)))
+        action = action_from_id(hand, as_action_id(agents[agent_index].act(observation, mask)))
         if spec.analytics:
             decisions.append(_decision(hand, seat, agent_index, action))
         hand.apply(action)
@@ -210,7 +211,7 @@ def _play_gendeneia(spec, config, agents, seating, deal, result: BlockResult) ->
     while not game.is_over:
         seat = game.current
         agent = agents[seating[seat]]
-        action_id = int(agent.act(encode(game.observe(seat), config), action_mask(game)))
+        action_id = as_action_id(agent.act(encode(game.observe(seat), config), action_mask(game)))
         game.apply(action_from_id(game, action_id))
     scores = game.scores()
     winners = game.winners()

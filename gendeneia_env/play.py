@@ -29,6 +29,7 @@ from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
 from gendeneia_env.history import game_record
 from gendeneia_env.lookahead import play_delta, removal_delta
 from gendeneia_env.scoring import LOT_NAMES, PRESUMS
+from tablegame.engine import as_action_id
 from tablegame.terminal import Prompter, Quit, run_session, seat_bots
 
 __all__ = ["main"]
@@ -263,7 +264,7 @@ class Session:
             action_id = options[self.prompter.choose([label for label, _ in options])][1]
         else:
             observation = encode(game.observe(seat), self.config)
-            action_id = int(self.bots[seat].act(observation, action_mask(game)))
+            action_id = as_action_id(self.bots[seat].act(observation, action_mask(game)))
         action = action_from_id(game, action_id)
         pair = tuple(game.hands[seat]) if action.kind in ("discard", "play") else None
         removed = None

@@ -29,6 +29,7 @@ from lith_env.game import EXCUSE_VARIANTS, Action, LithConfig, LithGame, PlayerV
 from lith_env.hands import classify, hand_strength, tie_order
 from lith_env.history import save_records
 from lith_env.table import seat_status
+from tablegame.engine import as_action_id
 from tablegame.terminal import Prompter, Quit, run_session, seat_bots
 
 __all__ = ["main"]
@@ -281,7 +282,9 @@ class Session:
                     game.apply(ask_action(self.prompter, game, self.config))
                 else:
                     observation = encode(game.observe(seat), self.config)
-                    action_id = int(self.bots[seat].act(observation, action_mask(game.hand)))
+                    action_id = as_action_id(
+                        self.bots[seat].act(observation, action_mask(game.hand))
+                    )
                     game.apply(action_from_id(game.hand, action_id))
                 if game.hands_played > hands_seen:  # that ended the hand; the next is dealt
                     record = game.records[-1]

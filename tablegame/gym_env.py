@@ -215,7 +215,7 @@ class SingleSeatEnv(gym.Env):
             agent = self._seat_agents[seat]
             # Agents that declare they never look at the observation are spared its encoding.
             observation = table.encode(seat) if getattr(agent, "needs_observation", True) else None
-            table.apply_id(int(agent.act(observation, table.action_mask())))
+            table.apply_id(as_action_id(agent.act(observation, table.action_mask())))
 
     def _observation(self) -> np.ndarray:
         return self.table.encode(self.seat)

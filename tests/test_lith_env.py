@@ -172,6 +172,20 @@ def test_a_non_integer_action_raises_and_changes_nothing(action):
     assert snapshot(aec.table.game.hand) == before
 
 
+def test_an_opponent_returning_a_float_is_an_error_not_a_rounded_action():
+    class Sloppy:
+        needs_observation = False
+
+        def act(self, observation, action_mask):
+            return float(np.flatnonzero(action_mask)[0]) + 0.4
+
+    env = make(opponents=Sloppy(), learner_seat=1)  # seat 0 is the opponent: it acts first
+    with pytest.raises(IllegalActionError, match="^action: must be an integer action id"):
+        for seed in range(20):  # whoever deals, the opponent acts before the learner's turn
+            env.reset(seed=seed)
+            env.step(1)
+
+
 def test_integer_actions_of_any_kind_are_taken():
     for action in (1, np.int64(1), np.int32(1), np.array(1), np.array([1])):
         env = make()
