@@ -522,11 +522,12 @@ class BatchedLith:
         self._start_exchange(idx[np.flatnonzero(~last)])
 
     def bet_options(
-        self, idx: np.ndarray, seats: np.ndarray | None = None
+        self, idx: np.ndarray, seats: np.ndarray | None = None, can_raise: bool = True
     ) -> dict[str, np.ndarray]:
         """Legal betting options of the seat to act at tables ``idx`` (in the betting phase),
         as :func:`lith_env.betting.bet_options` computes them for one table; ``seats`` the
-        seats to act, if the caller has them."""
+        seats to act, if the caller has them. ``can_raise=False`` leaves out whether a raise
+        is legal (playing an action already checked against the mask does not need it)."""
         rows = self._rows
         seats = rows(self.current, idx) if seats is None else seats
         at = idx * self.n + seats  # flat (table, seat) index: cheaper to gather
@@ -536,9 +537,16 @@ class BatchedLith:
         to_call = np.minimum(highest - my_bet, stack)
         all_in_to = my_bet + stack
         bet_size = self.bet_sizes[rows(self.round, idx)]
-        can_raise = self.open_to_raise.reshape(-1)[at] & (stack > to_call)
+        options = {"can_fold": highest > my_bet, "call": to_call, "stack": stack, "bet": my_bet}
+        if can_raise:
+            options["can_raise"] = (
+                self.open_to_raise.reshape(-1)[at]
+                & (stack > to_call)
+                & (self._can_bet(self._cells(idx)).sum(axis=0) > 1)  # someone could answer
+            )
+            if self.limit:
+                options["can_raise"] &= rows(self.raises, idx) < 1 + self.config.max_raises
         if self.limit:
-            can_raise &= rows(self.raises, idx) < 1 + self.config.max_raises
             min_to = max_to = np.minimum(highest + bet_size, all_in_to)
         else:
             increment = np.maximum(rows(self.last_raise, idx), bet_size)
@@ -549,15 +557,8 @@ class BatchedLith:
                 max_to = np.maximum(max_to, min_to)
             else:
                 max_to = all_in_to
-        return {
-            "can_fold": highest > my_bet,
-            "call": to_call,
-            "can_raise": can_raise,
-            "min_to": min_to,
-            "max_to": max_to,
-            "stack": stack,
-            "bet": my_bet,
-        }
+        options["min_to"], options["max_to"] = min_to, max_to
+        return options
 
     def _raise_targets(self, idx: np.ndarray, options: dict, menu: np.ndarray) -> np.ndarray:
         """Raise-to amounts of raise ids (menu index 0 = min ... 3 = max), as
@@ -577,7 +578,7 @@ class BatchedLith:
         n = self.n
         seat = self.current[idx]
         at = idx * n + seat  # flat (table, seat) index
-        options = self.bet_options(idx, seat)
+        options = self.bet_options(idx, seat, can_raise=False)  # the mask was checked
         fold = ids == 0
         check_call = ids == 1
         raising = ids >= 2

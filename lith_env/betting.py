@@ -5,7 +5,9 @@ the action. ``limit`` has a fixed size per round (default 2, 2, 4) and at most o
 raises a round; ``pot-limit`` and ``no-limit`` take any amount from the minimum (the round's
 bet size for a bet; the last full raise, at least that size, for a raise) up to the pot-limit
 or the whole stack. A seat short of the minimum may always go all-in for less; such an
-incomplete raise does not reopen the betting for seats that have already acted.
+incomplete raise does not reopen the betting for seats that have already acted. Nobody may bet
+or raise when every other seat still in the hand is all-in: there is no one left to answer it
+(as in poker; the seat may only call or fold).
 """
 
 from __future__ import annotations
@@ -52,17 +54,19 @@ def bet_options(
     raises: int,
     may_reraise: bool,
     pot: int,
+    others_can_bet: bool = True,
 ) -> BetOptions:
     """Legal options of a seat with ``stack`` chips behind and ``my_bet`` in this round, facing
     ``highest``; ``last_raise`` is the size of the last full bet or raise (0 if none),
     ``raises`` the number of bets and raises so far, ``may_reraise`` whether the betting is open
     to this seat (it has not acted since the last full raise), ``pot`` all chips committed in
-    the hand so far, this round's bets included."""
+    the hand so far, this round's bets included, ``others_can_bet`` whether any other seat
+    still in the hand has chips behind."""
     to_call = min(highest - my_bet, stack)
     kind = "raise" if highest > 0 else "bet"
     all_in_to = my_bet + stack
     limit_open = structure != "limit" or raises < 1 + max_raises  # one bet, then raises
-    can_raise = may_reraise and stack > to_call and limit_open
+    can_raise = may_reraise and stack > to_call and limit_open and others_can_bet
     if not can_raise:
         return BetOptions(highest > my_bet, to_call, None, None, kind)  # positional: cheaper
 

@@ -477,6 +477,7 @@ class LithHand:
         """Legal betting options of the seat to act."""
         seat = self.current
         assert seat is not None and self.phase == "bet"
+        folded, stacks = self.folded, self.stacks
         return bet_options(
             structure=self.config.betting,
             bet_size=self.config.bet_sizes[self.round],
@@ -488,6 +489,8 @@ class LithHand:
             raises=self.raises,
             may_reraise=self.open_to_raise[seat],
             pot=self.pot,
+            # The seat to act has chips; is there anyone else left who could answer a raise?
+            others_can_bet=sum(1 for s in range(self.n) if not folded[s] and stacks[s] > 0) > 1,
         )
 
     def _apply_bet_action(self, seat: int, action: Action) -> None:

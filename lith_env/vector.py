@@ -291,9 +291,9 @@ class LithAllSeatsVectorEnv(_Base):
         n, size = self.engine.n, self.engine.observation_size
         self.single_observation_space = gym.spaces.Box(0.0, 1.0, (n, size), np.float32)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = gym.spaces.MultiDiscrete(
-            np.full((self.num_envs, n), self.engine.num_actions)
-        )
+        # One action per seat of a table (only the seat to act's is played).
+        self.single_action_space = gym.spaces.MultiDiscrete(np.full(n, self.engine.num_actions))
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._last_returns = np.zeros((self.num_envs, n))
 
     def reset(

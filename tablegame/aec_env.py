@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 
 from tablegame.engine import IllegalActionError, TurnBasedGame, as_action_id
+from tablegame.gym_env import NO_RENDER_MODE
 
 __all__ = ["TableAECEnv"]
 
@@ -109,6 +110,9 @@ class TableAECEnv(AECEnv):
             self.render()
 
     def render(self) -> str | None:
+        if self.render_mode is None:  # as PettingZoo's classic envs do
+            logger.warn(NO_RENDER_MODE)
+            return None
         seat = self.table.current_player
         text = self.table.render_text(seat)
         if self.render_mode == "human":

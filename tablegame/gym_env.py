@@ -27,6 +27,12 @@ __all__ = [
 ]
 
 
+NO_RENDER_MODE = (
+    "render() was called with no render_mode: make the env with render_mode='ansi' (text) "
+    "or 'human' (printed)"
+)
+
+
 class LegalDiscrete(gym.spaces.Discrete):
     """``Discrete`` whose ``sample()`` without a mask draws a *legal* action of its env's current
     state, so ``env.action_space.sample()`` is a random legal action. With an explicit ``mask``
@@ -194,6 +200,9 @@ class SingleSeatEnv(gym.Env):
         return self._learner_mask().astype(bool)
 
     def render(self) -> str | None:
+        if self.render_mode is None:  # as Gymnasium's own envs do
+            gym.logger.warn(NO_RENDER_MODE)
+            return None
         text = self.table.render_text(self.seat)
         if self.render_mode == "human":
             print(text + "\n")

@@ -264,6 +264,13 @@ def test_render_modes(capsys):
     assert "seat 1:" in capsys.readouterr().out
 
 
+def test_render_without_a_render_mode_warns_and_returns_nothing():
+    for env in (make(), lith_env.aec_env()):
+        env.reset(seed=0)
+        with pytest.warns(UserWarning, match="no render_mode"):
+            assert env.render() is None
+
+
 def test_maskable_ppo_learns_on_it_unchanged():
     from sb3_contrib import MaskablePPO
 

@@ -286,6 +286,28 @@ def test_limit_short_stack_raises_all_in_for_less_which_reopens_nothing():
     assert legal.raise_kind is None and str(legal) == "fold, call"
 
 
+@pytest.mark.parametrize("betting", ["limit", "pot-limit", "no-limit"])
+def test_nobody_may_raise_when_every_other_seat_is_all_in(betting):
+    """A raise nobody can answer is not poker: facing the last other stack's all-in, a seat
+    may only call or fold, in every structure."""
+    config = LithConfig(num_players=2, betting=betting)
+    hand = stacked_hand(config, [100, 3], dealer=0, hands=dict(enumerate(FILLER[:2])))
+    play(hand, bet(2))  # seat 1 (2 chips behind after the ante) is all in
+    assert hand.stacks == [99, 0]
+    legal = hand.legal_actions()  # seat 0
+    assert legal.raise_kind is None and str(legal) == "fold, call"
+    with pytest.raises(IllegalActionError, match="legal: fold, call"):
+        hand.apply(raise_to(10))
+
+
+def test_a_raise_stays_legal_while_another_seat_can_answer_it():
+    config = LithConfig(num_players=3, betting="no-limit")
+    hand = stacked_hand(config, [100, 4, 100], dealer=2, hands=dict(enumerate(FILLER[:3])))
+    play(hand, bet(2), raise_to(3))  # seat 0 bets, seat 1 is all in for less
+    legal = hand.legal_actions()  # seat 2 has not acted and seat 0 still has chips
+    assert legal.raise_kind == "raise"
+
+
 def test_pot_limit_bounds():
     config = LithConfig(num_players=3, betting="pot-limit")
     hand = stacked_hand(config, [100] * 3, dealer=2, hands=dict(enumerate(FILLER[:3])))

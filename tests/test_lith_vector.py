@@ -5,6 +5,7 @@ import json
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.vector.utils import batch_space
 
 import lith_env
 import train
@@ -159,6 +160,8 @@ def test_vector_env_takes_agents_without_act_batch():
 
 def test_all_seats_env_plays_every_seat():
     env = LithAllSeatsVectorEnv(8, num_players=4, betting="pot-limit")
+    assert env.single_action_space == gym.spaces.MultiDiscrete([env.engine.num_actions] * 4)
+    assert env.action_space == batch_space(env.single_action_space, 8)  # Gymnasium's rule
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=0)
     results = []
