@@ -4,11 +4,27 @@
 PettingZoo AEC environment.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from gymnasium.envs.registration import register as _register
 
-from lith_env.cards import CARDS, Card, card_id, deck
-from lith_env.game import Action, IllegalActionError, LithConfig, LithGame, LithHand
-from lith_env.hands import classify, distribution, percentile, strength
+if TYPE_CHECKING:
+    from lith_env.cards import CARDS, Card, card_id, deck
+    from lith_env.game import Action, IllegalActionError, LithConfig, LithGame, LithHand
+    from lith_env.hands import classify, distribution, percentile, strength
+
+# The names above are loaded on first use, so that ``python -m lith_env.hands`` runs the
+# module without it being imported first (which Python warns about).
+_LAZY = {
+    **dict.fromkeys(("CARDS", "Card", "card_id", "deck"), "lith_env.cards"),
+    **dict.fromkeys(
+        ("Action", "IllegalActionError", "LithConfig", "LithGame", "LithHand"), "lith_env.game"
+    ),
+    **dict.fromkeys(("classify", "distribution", "percentile", "strength"), "lith_env.hands"),
+}
 
 __all__ = [
     "CARDS",
@@ -42,3 +58,15 @@ def aec_env(**kwargs):
     from lith_env.aec import LithAECEnv
 
     return LithAECEnv(**kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lith_env' has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(module), name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

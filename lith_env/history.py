@@ -154,13 +154,21 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
             raise ValueError(f"{key}: missing from the record")
         if key == "actions":  # the log as the engine writes it: chips, phases and rounds too
             for i, (recorded, logged) in enumerate(zip(record[key], value, strict=True)):
-                if recorded != logged:
+                if not _same_json(recorded, logged):
                     raise ValueError(
                         f"actions[{i}]: the replay logs {logged!r}, the record says {recorded!r}"
                     )
-        elif record[key] != value:
+        elif not _same_json(record[key], value):
             raise ValueError(f"{key}: the replay gives {value!r}, the record says {record[key]!r}")
     return hand
+
+
+def _same_json(recorded: Any, replayed: Any) -> bool:
+    """Equal as JSON: the same values of the same JSON types (``true`` is not ``1``)."""
+    try:
+        return json.dumps(recorded, sort_keys=True) == json.dumps(replayed, sort_keys=True)
+    except (TypeError, ValueError):  # not JSON at all
+        return False
 
 
 def save_records(records: Iterable[dict[str, Any]], path: str | Path) -> None:

@@ -86,7 +86,17 @@ def test_bad_arguments_exit_2_with_a_message(capsys, argv, message):
 
 def test_runs_as_a_module():
     result = subprocess.run(
-        [sys.executable, "-m", "lith_env.hands", "The End", "The Market", "The Origin"],
+        # -W error: running the module must not warn that the package imported it first
+        [
+            sys.executable,
+            "-W",
+            "error",
+            "-m",
+            "lith_env.hands",
+            "The End",
+            "The Market",
+            "The Origin",
+        ],
         capture_output=True,
         text=True,
         check=True,

@@ -219,6 +219,9 @@ def one_record():
         (lambda r: r["actions"][0].update(chips=77), r"^actions\[0\]: the replay logs"),
         (lambda r: r["actions"][0].update(phase="zzz"), r"^actions\[0\]: the replay logs"),
         (lambda r: r["actions"][0].update(round=2), r"^actions\[0\]: the replay logs"),
+        # Values and JSON types: true is not 1, 1.0 is not 1.
+        (lambda r: r["actions"][0].update(seat=float(r["actions"][0]["seat"])), r"^actions\[0\]"),
+        (lambda r: r["pots"][0].update(winners=[True]), "^pots: the replay gives"),
         # Every field of the format must be there.
         (lambda r: r.pop("pots"), "^pots: missing from the record"),
         (lambda r: r.pop("stacks_after"), "^stacks_after: missing from the record"),
