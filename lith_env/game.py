@@ -399,6 +399,10 @@ class LithHand:
     def can_bet(self, seat: int) -> bool:
         return not self.folded[seat] and self.stacks[seat] > 0
 
+    def _seats_able_to_bet(self) -> int:
+        """How many seats are still in the hand with chips behind."""
+        return sum(self.can_bet(s) for s in range(self.n))
+
     @property
     def pot(self) -> int:
         """All chips committed this hand, this round's bets included."""
@@ -455,7 +459,7 @@ class LithHand:
         self.raises = 0
         self.acted = [False] * n
         self.open_to_raise = [True] * n
-        if sum(self.can_bet(s) for s in range(n)) <= 1:
+        if self._seats_able_to_bet() <= 1:
             self._end_betting_round()  # nobody left to bet against: no betting
             return
         self.current = self._next_to_bet(after=self.dealer)
@@ -477,7 +481,6 @@ class LithHand:
         """Legal betting options of the seat to act."""
         seat = self.current
         assert seat is not None and self.phase == "bet"
-        folded, stacks = self.folded, self.stacks
         return bet_options(
             structure=self.config.betting,
             bet_size=self.config.bet_sizes[self.round],
@@ -489,8 +492,9 @@ class LithHand:
             raises=self.raises,
             may_reraise=self.open_to_raise[seat],
             pot=self.pot,
-            # The seat to act has chips; is there anyone else left who could answer a raise?
-            others_can_bet=sum(1 for s in range(self.n) if not folded[s] and stacks[s] > 0) > 1,
+            # Could anyone else answer a raise? With no empty stack, yes: at least one other
+            # seat is still in (or the hand would be over) and it has chips.
+            others_can_bet=0 not in self.stacks or self._seats_able_to_bet() > 1,
         )
 
     def _apply_bet_action(self, seat: int, action: Action) -> None:
