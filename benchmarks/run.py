@@ -157,8 +157,9 @@ def lith_decisions(env) -> int:
     return len(env.table.game.hand.actions)
 
 
-def run_aec(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Random legal actions for every agent of an AEC env: (steps, episodes, seconds)."""
+def run_aec(env, seconds: float, seed: int = 0) -> tuple[int, int, float, int]:
+    """Random legal actions for every agent of an AEC env: (steps, episodes, seconds,
+    decisions), a decision a step."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = episodes = 0
@@ -173,7 +174,7 @@ def run_aec(env, seconds: float, seed: int = 0) -> tuple[int, int, float]:
             steps += 1
         episodes += 1
         env.reset()
-    return steps, episodes, time.perf_counter() - start, steps  # one decision a step
+    return steps, episodes, time.perf_counter() - start, steps
 
 
 def run_rlcard(
