@@ -568,7 +568,7 @@ def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bo
         if given is not None:
             values[f.name] = _coerce(f.name, given)
     if args.rule:
-        from agents.tournament import parse_rules
+        from agents.rules import parse_rules
 
         values["rules"] = {**values.get("rules", {}), **parse_rules(args.rule)}
     if args.no_progress_bar:

@@ -34,12 +34,11 @@ from typing import Any
 import numpy as np
 
 from agents.base import make_agent
+from agents.rules import GAMES, game_config, parse_rules
 from agents.stats import mean_interval, rate_games
 from tablegame.engine import as_action_id
 
 __all__ = ["BlockResult", "TournamentSpec", "main", "run_tournament"]
-
-GAMES = ("lith", "gendeneia")
 
 
 @dataclass(frozen=True)
@@ -58,13 +57,7 @@ class TournamentSpec:
     lineup: tuple[int, ...] | None = None  # one fixed table of agent indices, e.g. (0, 1, 1)
 
     def config(self):
-        if self.game == "lith":
-            from lith_env.game import LithConfig
-
-            return LithConfig(num_players=self.players, **self.rules)
-        from gendeneia_env.game import GendeneiaConfig
-
-        return GendeneiaConfig(num_players=self.players, **self.rules)
+        return game_config(self.game, self.players, self.rules)
 
     def tables(self) -> list[tuple[int, ...]]:
         """Agent indices seated at each table, in seat order for rotation 0."""
@@ -445,19 +438,6 @@ def print_result(result: dict[str, Any]) -> None:
     console.print(f"[dim]{result['method']}[/dim]")
 
 
-def parse_rules(pairs: Sequence[str]) -> dict[str, Any]:
-    """``--rule key=value`` options (e.g. ``betting=no-limit``, ``presum=subtract``)."""
-    from agents.base import _parse_value
-
-    rules: dict[str, Any] = {}
-    for text in pairs:
-        key, sep, value = text.partition("=")
-        if not sep:
-            raise ValueError(f"--rule: expected key=value, got {text!r}")
-        rules[key] = _parse_value(value)
-    return rules
-
-
 def _lineup(text: str | None) -> tuple[int, ...] | None:
     if text is None:
         return None
@@ -510,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             units=args.hands if args.game == "lith" else args.games,
             seed=args.seed,
             duplicate=not args.plain,
-            rules=parse_rules(args.rule),
+            rules=parse_rules(args.rule, args.game),
             histories=args.histories,
             analytics=args.game == "lith" and not args.batched,
             lineup=_lineup(args.lineup),
