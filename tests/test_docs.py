@@ -1,0 +1,118 @@
+"""Every example in the README and docs/ runs as written.
+
+Each ```python block runs alone in a fresh interpreter (in an empty folder, under a minute).
+Each ```sh block runs command by command in one fresh folder: a command listed in ``SMALL``
+runs for real with the small sizes given there; any other runs with ``--help`` appended, so its
+program and every flag before it are still checked (argparse converts each value as it reads it).
+``make`` and ``pip`` lines are the set-up, which CI runs itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+TIMEOUT = 60  # seconds a block or command may take
+
+# Commands run for real, with the substitutions that make them small: a command is matched by
+# the first listed prefix it starts with (after "python"), longest first.
+SMALL: dict[str, list[tuple[str, str]]] = {
+    "-m lith_env.hands": [],
+    "-m agents.tournament": [
+        ("--hands 20000", "--hands 40"),
+        ("--hands 4000", "--hands 40"),
+        ("--hands 2000", "--hands 40"),
+        ("--games 600", "--games 6"),
+        ("--games 300", "--games 6"),
+    ],
+    "-m agents.analyze": [],
+    "train.py --game": [("--timesteps 200000", "--timesteps 256 --n-steps 128 --eval-every 0")],
+    "train.py --resume": [("--timesteps 400000", "--timesteps 512")],
+}
+
+
+def _blocks(language: str) -> list[tuple[str, str]]:
+    found = []
+    for page in PAGES:
+        text = page.read_text()
+        for match in re.finditer(rf"^```{language}\n(.*?)^```", text, re.S | re.M):
+            line = text[: match.start()].count("\n") + 1
+            found.append((f"{page.relative_to(ROOT)}:{line}", match.group(1)))
+    return found
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)  # train.py and the packages, from any folder
+    env["MPLBACKEND"] = "Agg"
+    return env
+
+
+def _commands(block: str) -> list[str]:
+    commands = []
+    for line in block.replace("\\\n", " ").splitlines():
+        line = line.split("  #", 1)[0].strip()
+        if line and not line.startswith(("#", "make ", "pip ")):
+            commands.append(line)
+    return commands
+
+
+def _program(command: str) -> list[str]:
+    words = shlex.split(command)
+    assert words[0] in ("python", ".venv/bin/python"), f"not a python command: {command}"
+    if words[1] == "train.py":
+        words[1] = str(ROOT / "train.py")
+    return [sys.executable, *words[1:]]
+
+
+def _small(command: str) -> str | None:
+    rest = command.split(" ", 1)[1]
+    for prefix in sorted(SMALL, key=len, reverse=True):
+        if rest.startswith(prefix):
+            for old, new in SMALL[prefix]:
+                command = command.replace(old, new)
+            return command
+    return None
+
+
+@pytest.mark.parametrize("where,code", [pytest.param(*b, id=b[0]) for b in _blocks("python")])
+def test_python_block_runs(where, code, tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 0, f"{where}:\n{done.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("where,block", [pytest.param(*b, id=b[0]) for b in _blocks("sh")])
+def test_sh_block_runs(where, block, tmp_path):
+    for command in _commands(block):
+        small = _small(command)
+        argv = _program(small) if small else [*_program(command), "--help"]
+        done = subprocess.run(
+            argv,
+            cwd=tmp_path,
+            env=_environment(),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert done.returncode == 0, f"{where}: {' '.join(argv[1:])}\n{done.stderr[-3000:]}"
+        if not small:
+            assert "usage:" in done.stdout, f"{where}: {command} --help printed no usage"
+
+
+def test_every_page_with_examples_is_read():
+    assert len(_blocks("python")) >= 10 and len(_blocks("sh")) >= 10
