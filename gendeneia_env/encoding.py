@@ -71,7 +71,8 @@ def action_from_id(game: GendeneiaGame, action_id: int) -> GAction:
     :class:`IllegalActionError` listing the legal ids."""
     n = game.config.num_players
     action: GAction | None = None
-    if isinstance(action_id, int | np.integer) and 0 <= action_id < num_actions(game.config):
+    is_int = isinstance(action_id, int | np.integer) and not isinstance(action_id, bool)
+    if is_int and 0 <= action_id < num_actions(game.config):
         if action_id == 0:
             action = KEEP
         elif action_id == 1:
@@ -122,7 +123,7 @@ def layout(num_players: int, round_lots: bool) -> dict[str, tuple[int, int]]:
         ("round lots", 3 * LOT_SLOTS if round_lots else 0),
         ("round lot values", 3 if round_lots else 0),
         ("to act", n),
-        ("leader", n),
+        ("opener", n),
         ("draw piles", 2),
         ("discards", 72),
         ("reshuffles", 1),
@@ -206,7 +207,7 @@ def encode(view: GendeneiaView, config: GendeneiaConfig) -> np.ndarray:
 
     if view.current_player is not None:
         obs[where["to act"][0] + (view.current_player - me) % n] = 1.0
-    obs[where["leader"][0] + (view.leader - me) % n] = 1.0
+    obs[where["opener"][0] + (view.opener - me) % n] = 1.0  # the leader under round_lots
     start = where["draw piles"][0]
     obs[start : start + 2] = (view.draw_sizes[0] / 36, view.draw_sizes[1] / 36)
     start = where["discards"][0]

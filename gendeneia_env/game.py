@@ -3,17 +3,21 @@
 A turn: the player may first discard their hand (one Choice, one Force) and draw a new one;
 then plays the pair onto the lot matching the Choice's suit, of any player; trumping removes
 lower opposite Forces from that lot; a Twist may then remove a pair under a variant; the
-player draws a new hand. Play goes clockwise; a round is one turn each, led by the round's
-leader, and the lead passes left after each round. Every action is validated first: an illegal
+player draws a new hand. Turns go clockwise, one per player per round. Only the temporary
+round lots variant has a round leader (who plays first, and takes the round's pairs); the lead
+passes left after each round there. Every action is validated first: an illegal or malformed
 one raises :class:`IllegalActionError` listing the legal actions and changes nothing.
 """
 
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from gendeneia_env.cards import CHOICE_SUITS, TWIST_NAMES, card_name, pair_name, suit, value
 from gendeneia_env.scoring import PRESUMS, lot_value, score
@@ -48,9 +52,14 @@ FORCE_IDS = tuple(range(36, 72))
 def _twists(
     names: Sequence[int | str], allowed: tuple[int, ...], field_name: str
 ) -> tuple[int, ...]:
+    if not isinstance(names, list | tuple | set | frozenset):
+        raise ValueError(f"{field_name}: give a list of Twists, got {names!r}")
     out = []
     for item in names:
-        number = TWIST_NAMES.index(item) if isinstance(item, str) and item in TWIST_NAMES else item
+        if isinstance(item, str) and item in TWIST_NAMES:
+            number: int | None = TWIST_NAMES.index(item)
+        else:
+            number = int(item) if _is_int(item) else None  # type: ignore[arg-type]
         if number not in allowed:
             options = ", ".join(f"{TWIST_NAMES[t]} ({t})" for t in allowed)
             raise ValueError(f"{field_name}: {item!r} is not one of {options}")
@@ -64,7 +73,8 @@ class GendeneiaConfig:
 
     The game ends after ``max_rounds`` rounds, after the turn of the ``max_reshuffles``-th
     reshuffle, or when a draw pile cannot be refilled, whichever comes first; at least one of
-    the two limits must be set.
+    the two limits must be set. ``max_reshuffles=0`` allows no reshuffle: the game ends when a
+    draw first finds an empty pile. Counts may be Python or numpy integers (stored as ints).
     """
 
     num_players: int = 3
@@ -84,6 +94,7 @@ class GendeneiaConfig:
 
         if not _is_int(self.num_players) or not 2 <= self.num_players <= 6:
             raise bad("num_players", "must be an integer from 2 to 6")
+        object.__setattr__(self, "num_players", int(self.num_players))
         for name in ("max_rounds", "max_reshuffles"):
             limit = getattr(self, name)
             if limit is not None and (
@@ -95,6 +106,8 @@ class GendeneiaConfig:
                     if name == "max_rounds"
                     else "must be None or a non-negative integer",
                 )
+            if limit is not None:
+                object.__setattr__(self, name, int(limit))
         if self.max_rounds is None and self.max_reshuffles is None:
             raise bad("max_rounds", "the game needs an end: set max_rounds or max_reshuffles")
         if not isinstance(self.discard_ends_turn, bool):
@@ -104,8 +117,6 @@ class GendeneiaConfig:
         for name in ("twist_any_rule", "twist_suit_rule"):
             if getattr(self, name) not in RULES:
                 raise bad(name, "must be 'may' or 'must'")
-        if isinstance(self.twist_any, str) or isinstance(self.twist_suit, str):
-            raise ValueError("twist_any/twist_suit: give a list of Twists, not a single string")
         object.__setattr__(self, "twist_any", _twists(self.twist_any, TWIST_ANY, "twist_any"))
         object.__setattr__(self, "twist_suit", _twists(self.twist_suit, TWIST_SUIT, "twist_suit"))
         if not isinstance(self.round_lots, bool):
@@ -113,7 +124,8 @@ class GendeneiaConfig:
 
 
 def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    """A Python or numpy integer, not a bool (callers store ``int(x)``)."""
+    return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
 @dataclass(frozen=True)
@@ -127,10 +139,20 @@ class GAction:
 
     def __str__(self) -> str:
         if self.kind == "play":
-            return f"play onto seat {self.target}"
+            return f"play onto seat {self.target!r}"
         if self.kind == "remove":
-            return f"remove the pair of {card_name(self.card)}"  # type: ignore[arg-type]
-        return self.kind
+            if _is_int(self.card) and 0 <= self.card < 72:  # type: ignore[operator]
+                return f"remove the pair of {card_name(self.card)}"  # type: ignore[arg-type]
+            return f"remove the pair of card {self.card!r}"
+        return str(self.kind)
+
+    def problem(self) -> str | None:
+        """What makes the action malformed (a target or card that is not an integer), if
+        anything: such an action is never legal, whatever its values compare equal to."""
+        for name, got in (("target", self.target), ("card", self.card)):
+            if got is not None and type(got) is not int and not _is_int(got):
+                return f"{name} must be an integer, got {got!r}"
+        return None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -166,7 +188,8 @@ class GendeneiaView(NamedTuple):
     num_players: int
     phase: str  # "discard", "play", "remove" or "over"
     current_player: int | None
-    leader: int
+    leader: int | None  # the round's leader, under round_lots only
+    opener: int  # who plays first this round: the leader, or else the first player
     round: int
     reshuffles: int
     hand: tuple[int | None, int | None]  # my (choice, force); (None, None) when I hold none
@@ -185,7 +208,8 @@ class _Piles:
 
 
 class GendeneiaGame:
-    """A game of Gendeneía. ``first_player=None`` draws the first leader from the seed."""
+    """A game of Gendeneía. ``first_player=None`` draws the first player from the seed;
+    ``seed=None`` draws a seed, kept in ``seed`` (and so in the record) for the replay."""
 
     def __init__(
         self,
@@ -199,16 +223,19 @@ class GendeneiaGame:
     # ------------------------------------------------------------------ set-up
 
     def reset(self, seed: int | None = None, first_player: int | None = None) -> None:
-        """Shuffle both draw piles, deal every player a hand (one Choice, one Force)."""
+        """Shuffle both draw piles, deal every player a hand (one Choice, one Force).
+        ``seed=None`` draws a fresh seed and keeps it in ``self.seed``."""
         n = self.config.num_players
         if first_player is not None and not (_is_int(first_player) and 0 <= first_player < n):
             raise ValueError(
                 f"first_player: must be None or a seat 0-{n - 1}, got {first_player!r}"
             )
-        self.seed = seed
-        self._rng = random.Random(seed)
+        if seed is not None and not _is_int(seed):
+            raise ValueError(f"seed: must be None or an integer, got {seed!r}")
+        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self._rng = random.Random(self.seed)
         drawn = self._rng.randrange(n)  # drawn either way, so the shuffles depend on the seed only
-        self.first_player = drawn if first_player is None else first_player
+        self.first_player = drawn if first_player is None else int(first_player)
         choices, forces = list(CHOICE_IDS), list(FORCE_IDS)
         self._rng.shuffle(choices)
         self._rng.shuffle(forces)
@@ -218,28 +245,35 @@ class GendeneiaGame:
         self.temp_lots: list[list[Pair]] | None = [[], [], []] if self.config.round_lots else None
         self._temp_order: list[tuple[int, Pair]] = []
         self.hands: list[list[int | None]] = [[None, None] for _ in range(n)]
-        self.leader = self.first_player
+        self.opener = self.first_player  # moves only under round_lots (see ``leader``)
         self.round = 0
         self.turns_in_round = 0
         self.reshuffles = 0
-        self.current: int | None = self.leader
+        self.current: int | None = self.opener
         self.phase = "discard"
         self.pending: tuple[int, int, str] | None = None
         self.end_reason: str | None = None
         self.actions: list[dict[str, Any]] = []
         self._legal: list[GAction] | None = None
         for i in range(n):
-            if not self._draw_hand((self.leader + i) % n):
+            if not self._draw_hand((self.opener + i) % n):
                 raise AssertionError("the opening deal cannot run out")  # pragma: no cover
 
     # ------------------------------------------------------------------ piles
 
+    @property
+    def leader(self) -> int | None:
+        """The round's leader under ``round_lots`` (who plays first and takes the round's
+        pairs); ``None`` in the base game, which has no leader."""
+        return self.opener if self.temp_lots is not None else None
+
     def _draw(self, kind: str) -> int | None:
         """Top card of a draw pile; an empty pile is refilled by shuffling its discard pile (a
-        reshuffle). ``None`` when the pile cannot be refilled."""
+        reshuffle). ``None`` when the pile cannot be refilled, or when ``max_reshuffles`` is 0
+        (no reshuffle at all)."""
         pile = self.piles[kind]
         if not pile.draw:
-            if not pile.discard:
+            if not pile.discard or self.config.max_reshuffles == 0:
                 return None
             pile.draw, pile.discard = pile.discard, []
             self._rng.shuffle(pile.draw)
@@ -251,7 +285,11 @@ class GendeneiaGame:
         for slot, kind in enumerate(("choice", "force")):
             drawn = self._draw(kind)
             if drawn is None:
-                self._end("a draw pile could not be refilled")
+                self._end(
+                    "a draw pile ran out (no reshuffle allowed)"
+                    if self.config.max_reshuffles == 0
+                    else "a draw pile could not be refilled"
+                )
                 return False
             self.hands[seat][slot] = drawn
         return True
@@ -284,16 +322,26 @@ class GendeneiaGame:
 
     def apply(self, action: GAction) -> None:
         """Play an action for the player to act; an illegal one raises
-        :class:`IllegalActionError` listing the legal actions and changes nothing."""
+        :class:`IllegalActionError` listing the legal actions and changes nothing. A target
+        or card must be an integer (Python or numpy; kept as a Python int): ``1.0``, ``True``
+        or ``"1"`` is illegal, though it compares equal to a legal value."""
         legal = self.legal_actions()
-        if action not in legal:
+        problem = action.problem() if isinstance(action, GAction) else "not a GAction"
+        if problem is not None or action not in legal:
             where = (
                 "the game is over"
                 if self.current is None
                 else f"seat {self.current} to act ({self.phase})"
             )
             listed = ", ".join(str(a) for a in legal) or "none"
-            raise IllegalActionError(f"illegal action {action}; {where}; legal: {listed}")
+            what = f"{action}: {problem}" if problem else str(action)
+            raise IllegalActionError(f"illegal action {what}; {where}; legal: {listed}")
+        if isinstance(action.target, np.integer) or isinstance(action.card, np.integer):
+            action = GAction(
+                action.kind,
+                None if action.target is None else int(action.target),
+                None if action.card is None else int(action.card),
+            )
         seat = self.current
         assert seat is not None
         self._legal = None
@@ -406,29 +454,39 @@ class GendeneiaGame:
             if self.phase == "over":
                 return
         limit = self.config.max_reshuffles
-        if limit is not None and self.reshuffles >= limit:
+        if limit and self.reshuffles >= limit:  # 0 allows none: the draw ends the game
             self._end(f"{self.reshuffles} reshuffle(s)")
             return
-        self.current = (self.leader + self.turns_in_round) % n
+        self.current = (self.opener + self.turns_in_round) % n
         self.phase = "discard"
 
     def _end_round(self) -> None:
-        """Under the round-lots variant, the pairs still on the temporary lots go onto the
-        round leader's lots in play order, trumping as usual. The lead passes left."""
-        if self.temp_lots is not None:
-            order, self._temp_order = self._temp_order, []
-            for index, pair in order:
-                self.temp_lots[index].remove(pair)
-                lot = self.lots[self.leader][index]
-                lot.append(pair)
-                self._discard_pairs(trump_lot(lot, pair[1]))
+        """The round's lots are merged; under ``round_lots`` the lead passes left (in the base
+        game every round opens with the first player, so turns simply go clockwise)."""
+        self._merge_round_lots()
         self.round += 1
         self.turns_in_round = 0
-        self.leader = (self.leader + 1) % self.config.num_players
+        if self.temp_lots is not None:
+            self.opener = (self.opener + 1) % self.config.num_players
         if self.config.max_rounds is not None and self.round >= self.config.max_rounds:
             self._end(f"{self.round} round(s)")
 
+    def _merge_round_lots(self) -> None:
+        """Under the round-lots variant, the pairs still on the temporary lots go onto the
+        round leader's lots in play order, trumping as usual."""
+        if self.temp_lots is None:
+            return
+        order, self._temp_order = self._temp_order, []
+        for index, pair in order:
+            self.temp_lots[index].remove(pair)
+            lot = self.lots[self.opener][index]
+            lot.append(pair)
+            self._discard_pairs(trump_lot(lot, pair[1]))
+
     def _end(self, reason: str) -> None:
+        """The game is over. A round cut short ends with it: its temporary lots are merged
+        into the leader's lots first, so every pair played is scored."""
+        self._merge_round_lots()
         self.phase = "over"
         self.current = None
         self.pending = None
@@ -462,12 +520,14 @@ class GendeneiaGame:
         sizes, reshuffles, round, whose turn, any removal owed, and the scores."""
         if not (_is_int(seat) and 0 <= seat < self.config.num_players):
             raise ValueError(f"seat: must be 0-{self.config.num_players - 1}, got {seat!r}")
+        seat = int(seat)
         return GendeneiaView(
             seat=seat,
             num_players=self.config.num_players,
             phase=self.phase,
             current_player=self.current,
             leader=self.leader,
+            opener=self.opener,
             round=self.round,
             reshuffles=self.reshuffles,
             hand=tuple(self.hands[seat]),  # type: ignore[arg-type]

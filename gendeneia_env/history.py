@@ -3,7 +3,8 @@
 A record holds the rules, the seed and first player (which fix every shuffle), every action,
 and the result (each seat's lots as written pairs, scores, winners, reshuffles, rounds, why it
 ended). :func:`replay_game` plays the actions on a fresh engine and checks it reaches the
-recorded result; a malformed record raises ``ValueError`` naming the field.
+recorded result; a malformed record raises ``ValueError`` naming the field. Every record has
+a seed: a game started without one draws it (see :class:`~gendeneia_env.game.GendeneiaGame`).
 """
 
 from __future__ import annotations
@@ -51,11 +52,14 @@ def replay_game(record: dict[str, Any]) -> GendeneiaGame:
     for key in ("seed", "first_player", "config", "actions"):
         if key not in record:
             raise ValueError(f"{key}: missing from the record")
+    seed = record["seed"]
+    if type(seed) is not int:  # a null seed would draw a new one: the shuffles would differ
+        raise ValueError(f"seed: must be an integer to replay the game, got {seed!r}")
     try:
         config = GendeneiaConfig(**record["config"])
     except TypeError as error:
         raise ValueError(f"config: {error}") from None
-    game = GendeneiaGame(config, seed=record["seed"], first_player=record["first_player"])
+    game = GendeneiaGame(config, seed=seed, first_player=record["first_player"])
     for i, entry in enumerate(record["actions"]):
         try:
             action = GAction(

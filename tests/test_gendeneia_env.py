@@ -7,8 +7,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import gendeneia_env
-from gendeneia_env.encoding import action_names, layout
-from gendeneia_env.game import IllegalActionError
+from gendeneia_env.encoding import action_names, encode, layout
+from gendeneia_env.game import GAction, IllegalActionError
+from gendeneia_env.table import GendeneiaTable
 
 
 def make(**kwargs):
@@ -157,3 +158,31 @@ def test_aec_rewards_zero_sum():
             None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         )
     assert sum(totals.values()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "1", np.float64(1.0)], ids=repr)
+def test_table_refuses_an_action_id_that_is_not_an_integer(bad):
+    table = GendeneiaTable(gendeneia_env.GendeneiaConfig())
+    table.reset(seed=0)
+    game = table.game
+    before = (game.phase, game.current, [list(h) for h in game.hands], game._rng.getstate())
+    with pytest.raises(IllegalActionError, match="illegal action id"):
+        table.apply_id(bad)  # True is not id 1 (discard)
+    assert (game.phase, game.current, [list(h) for h in game.hands], game._rng.getstate()) == before
+
+
+@pytest.mark.parametrize(("round_lots", "leader", "opener"), [(False, None, 1), (True, 2, 2)])
+def test_observation_marks_who_opens_the_round(round_lots, leader, opener):
+    config = gendeneia_env.GendeneiaConfig(num_players=3, round_lots=round_lots)
+    game = gendeneia_env.GendeneiaGame(config, seed=0, first_player=1)
+    for _ in range(3):  # one round: keep, and play onto one's own lots
+        game.apply(GAction("keep"))
+        if game.phase == "play":
+            game.apply(GAction("play", target=game.current))
+    view = game.observe(0)
+    assert (view.round, view.leader, view.opener) == (1, leader, opener)
+    assert view.current_player == opener
+    start, size = layout(3, round_lots)["opener"]
+    assert encode(view, config)[start : start + size].tolist() == [
+        float(k == opener) for k in range(3)
+    ]

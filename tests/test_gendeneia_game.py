@@ -1,8 +1,11 @@
 """The Gendeneía engine (RULES.md §4): turns, trumping, every variant, every end condition."""
 
 import copy
+import itertools
 import json
+import random
 
+import numpy as np
 import pytest
 
 from gendeneia_env import score_player
@@ -202,6 +205,41 @@ def test_round_lots_trump_during_the_round_and_merge_into_the_leader_in_play_ord
     assert {"3B", "5Q", "1B", "2Q"} <= discards(game)
 
 
+def test_round_lots_cut_short_by_the_reshuffle_limit_are_merged_and_scored():
+    game = arrange(
+        new_game(round_lots=True, max_rounds=None, max_reshuffles=1),
+        hands={0: "3B/5Q", 1: "2H/7W"},
+        lots={0: {"Blood": ["1B/2W"]}},
+    )
+    forces = game.piles["force"]  # one Force left to draw: seat 1's draw reshuffles
+    forces.discard += forces.draw[:-1]
+    del forces.draw[:-1]
+    game.apply(KEEP)
+    game.apply(KEEP)
+    assert game.is_over and game.end_reason == "1 reshuffle(s)" and game.round == 0
+    # The round ends with the game: both pairs go to the leader (seat 0) in play order, and
+    # 3B/5Q trumps 1B/2W there as it lands. Before the fix they stayed on the round's lots.
+    assert game.temp_lots == [[], [], []]
+    assert lot(game, 0, "Blood") == ["3B/5Q"] and lot(game, 0, "Hope") == ["2H/7W"]
+    assert {"1B", "2W"} <= discards(game)
+    assert game.scores()[0] == abs(0 - 3) + abs(2 - 3)
+    record = json.loads(json.dumps(game_record(game)))
+    assert record["lots"][0]["Blood"] == ["3B/5Q"] and record["scores"][0] == 4
+
+
+def test_round_lots_cut_short_by_a_pile_that_cannot_be_refilled_are_merged():
+    game = new_game(round_lots=True, max_rounds=50)
+    pair = tuple(game.hands[0])
+    choices, forces = game.piles["choice"], game.piles["force"]
+    while choices.draw:  # every Choice left goes onto seat 2's lots: none can be drawn again
+        choice = choices.draw.pop()
+        game.lots[2][choice // 12].append((choice, forces.draw.pop()))
+    assert sorted(game.card_locations()) == list(range(72)) and choices.discard == []
+    game.apply(KEEP)
+    assert game.is_over and game.end_reason == "a draw pile could not be refilled"
+    assert game.temp_lots == [[], [], []] and game.lots[0][pair[0] // 12] == [pair]
+
+
 # ----------------------------------------------------------------------------- reshuffles and ends
 
 
@@ -238,15 +276,51 @@ def test_game_ends_when_a_pile_cannot_be_refilled():
     assert game.is_over and game.end_reason == "a draw pile could not be refilled"
 
 
-def test_game_ends_after_the_set_rounds_and_the_lead_passes_left():
-    game = new_game(num_players=2, max_rounds=2, first_player=0)
+def turns_and_leaders(game):
+    """Keep and play onto one's own lots until the end: (seat, round leader) of every turn."""
     turns = []
     while not game.is_over:
         if game.phase == "discard":
-            turns.append(game.current)
+            turns.append((game.current, game.observe(0).leader))
         game.apply(KEEP if game.phase == "discard" else play(game.current))
-    assert turns == [0, 1, 1, 0]
-    assert game.end_reason == "2 round(s)" and game.round == 2
+    return turns
+
+
+@pytest.mark.parametrize(("n", "first"), [(2, 0), (3, 1), (5, 4)])
+def test_base_game_turns_go_clockwise_one_per_player_per_round(n, first):
+    # The rule: turns go clockwise, one per player per round; only round_lots has a leader.
+    game = new_game(num_players=n, max_rounds=4, first_player=first)
+    turns = turns_and_leaders(game)
+    seats = [seat for seat, _ in turns]
+    assert seats == [(first + k) % n for k in range(4 * n)]  # first, first + 1, ... clockwise
+    assert all(a != b for a, b in itertools.pairwise(seats))  # nobody twice in a row
+    assert {leader for _, leader in turns} == {None} and game.leader is None
+    assert game.end_reason == "4 round(s)" and game.round == 4
+
+
+def test_round_lots_rounds_open_at_the_leader_and_the_lead_passes_left():
+    game = new_game(num_players=3, max_rounds=4, first_player=2, round_lots=True)
+    turns = turns_and_leaders(game)
+    assert [seat for seat, _ in turns] == [2, 0, 1, 0, 1, 2, 1, 2, 0, 2, 0, 1]
+    assert [leader for _, leader in turns] == [2] * 3 + [0] * 3 + [1] * 3 + [2] * 3
+    assert game.end_reason == "4 round(s)" and game.round == 4
+
+
+def test_no_reshuffle_at_all_when_the_limit_is_0():
+    game = new_game(max_rounds=None, max_reshuffles=0)
+    game.apply(DISCARD)  # the discard piles now hold cards a reshuffle could use
+    plays = 0
+    while not game.is_over:
+        if game.phase == "discard":
+            game.apply(KEEP)
+        else:
+            game.apply(play(game.current))
+            plays += 1
+    # 33 cards of each kind are left after the deal; the discard drew 1 more, then 1 a turn:
+    # the 33rd turn's draw finds the Choice pile empty and ends the game.
+    assert plays == 33 and game.reshuffles == 0
+    assert game.end_reason == "a draw pile ran out (no reshuffle allowed)"
+    assert game.piles["choice"].draw == [] and len(game.piles["choice"].discard) >= 1
 
 
 def test_scores_use_the_shared_scoring_code():
@@ -291,6 +365,61 @@ def test_illegal_actions_raise_and_change_nothing(action, message):
     assert state(game) == before
 
 
+def removal_game():
+    game = arrange(
+        new_game(twist_any=("Zelteta",)), hands={0: "4C/0T"}, lots={1: {"Collars": ["1C/3Q"]}}
+    )
+    game.apply(KEEP)
+    game.apply(play(0))
+    assert game.legal_actions() == [GAction("remove", card=1), PASS]  # 1C is card id 1
+    return game
+
+
+BAD_INTS = [1.0, True, "1", np.float64(1.0)]  # each compares equal to 1, or names it
+
+
+@pytest.mark.parametrize("bad", BAD_INTS, ids=repr)
+def test_a_target_that_is_not_an_integer_is_illegal_and_changes_nothing(bad):
+    game = new_game()
+    game.apply(KEEP)
+    before = state(game)
+    with pytest.raises(IllegalActionError, match="target must be an integer.*legal: play onto"):
+        game.apply(GAction("play", target=bad))
+    assert state(game) == before
+    game.apply(play(1))  # the game goes on
+    assert lot(game, 1, "Collars") + lot(game, 1, "Hope") + lot(game, 1, "Blood") != []
+
+
+@pytest.mark.parametrize("bad", BAD_INTS, ids=repr)
+def test_a_card_that_is_not_an_integer_is_illegal_and_changes_nothing(bad):
+    game = removal_game()
+    before = state(game)
+    with pytest.raises(IllegalActionError, match="card must be an integer.*legal: remove the pair"):
+        game.apply(GAction("remove", card=bad))
+    assert state(game) == before
+
+
+def test_an_action_that_is_not_a_gaction_is_illegal():
+    game = new_game()
+    before = state(game)
+    with pytest.raises(IllegalActionError, match="illegal action keep: not a GAction"):
+        game.apply("keep")
+    assert state(game) == before
+
+
+def test_numpy_integers_are_played_as_python_ints_and_records_stay_json_ready():
+    game = removal_game()
+    game.apply(GAction("remove", card=np.int64(1)))
+    game.apply(KEEP)
+    game.apply(GAction("play", target=np.int32(2)))
+    assert lot(game, 2, "Collars") + lot(game, 2, "Hope") + lot(game, 2, "Blood") != []
+    assert all(type(entry.get("target", 0)) is int for entry in game.actions)
+    record = json.loads(json.dumps(game_record(game)))
+    assert record["actions"][1] == {"seat": 0, "kind": "play", "target": 0}
+    assert record["actions"][2] == {"seat": 0, "kind": "remove", "card": "1C"}
+    assert record["actions"][4] == {"seat": 1, "kind": "play", "target": 2}
+
+
 def test_play_onto_a_seat_that_does_not_exist():
     game = new_game()
     game.apply(KEEP)
@@ -316,6 +445,20 @@ def test_no_action_once_over():
         ({"max_rounds": 0}, "max_rounds"),
         ({"max_rounds": None}, "max_rounds"),
         ({"max_reshuffles": -1}, "max_reshuffles"),
+        ({"max_rounds": None, "max_reshuffles": None}, "max_rounds"),
+        ({"max_rounds": 2.0}, "max_rounds"),
+        ({"max_rounds": True}, "max_rounds"),
+        ({"max_rounds": "3"}, "max_rounds"),
+        ({"max_reshuffles": 1.5}, "max_reshuffles"),
+        ({"max_reshuffles": 0.0}, "max_reshuffles"),
+        ({"max_reshuffles": False}, "max_reshuffles"),
+        ({"max_reshuffles": np.float64(2)}, "max_reshuffles"),
+        ({"num_players": True}, "num_players"),
+        ({"num_players": 3.0}, "num_players"),
+        ({"twist_any": (False,)}, "twist_any"),
+        ({"twist_any": (0.0,)}, "twist_any"),
+        ({"twist_suit": 10}, "twist_suit"),
+        ({"twist_suit": "Thela"}, "twist_suit"),
         ({"discard_ends_turn": "yes"}, "discard_ends_turn"),
         ({"presum": "add"}, "presum"),
         ({"twist_any": ("Thela",)}, "twist_any"),
@@ -330,11 +473,27 @@ def test_bad_configuration_names_the_field(kwargs, field):
         GendeneiaConfig(**kwargs)
 
 
-def test_bad_seat_and_first_player():
+def test_numpy_integer_counts_are_stored_as_ints():
+    config = GendeneiaConfig(
+        num_players=np.int64(4),
+        max_rounds=np.int32(2),
+        max_reshuffles=np.int64(0),
+        twist_any=(np.int64(11),),
+    )
+    assert (config.num_players, config.max_rounds, config.max_reshuffles) == (4, 2, 0)
+    assert config.twist_any == (11,)
+    values = (config.num_players, config.max_rounds, config.max_reshuffles, *config.twist_any)
+    assert all(type(v) is int for v in values)
+
+
+def test_bad_seat_first_player_and_seed():
     with pytest.raises(ValueError, match="^first_player:"):
         GendeneiaGame(GendeneiaConfig(num_players=2), first_player=2)
     with pytest.raises(ValueError, match="^seat:"):
         new_game().observe(5)
+    for seed in (1.5, "7", True):
+        with pytest.raises(ValueError, match="^seed:"):
+            GendeneiaGame(seed=seed)
 
 
 # ----------------------------------------------------------------------------- records
@@ -356,6 +515,32 @@ def test_records_replay_to_the_same_result():
         record = json.loads(json.dumps(game_record(game)))
         replayed = replay_game(record)
         assert replayed.scores() == game.scores() and game_record(replayed) == record
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{}, {"round_lots": True, "max_rounds": None, "max_reshuffles": 2, "twist_any": (0, 5)}],
+)
+def test_a_game_without_a_seed_records_the_seed_it_drew_and_replays(rules):
+    game = GendeneiaGame(GendeneiaConfig(num_players=3, **rules))  # seed=None
+    assert type(game.seed) is int
+    rng = random.Random(3)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    record = json.loads(json.dumps(game_record(game)))
+    assert record["seed"] == game.seed
+    replayed = replay_game(record)
+    assert replayed.scores() == game.scores() and replayed.lots == game.lots
+    assert replayed.piles == game.piles and replayed.hands == game.hands
+    assert game_record(replayed) == record
+    assert GendeneiaGame().seed != GendeneiaGame().seed  # a fresh seed each time
+
+
+def test_a_record_without_a_seed_is_refused():
+    record = json.loads(json.dumps(game_record(finished_game())))
+    record["seed"] = None
+    with pytest.raises(ValueError, match="^seed: must be an integer"):
+        replay_game(record)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
-"""Gendeneía under random play (hypothesis): all 72 cards conserved at every step, masks equal
-the engine's legal actions, zero-sum returns, determinism, replay."""
+"""Gendeneía under random play (hypothesis): all 72 cards conserved at every step and at the
+end (round lots merged), masks equal the engine's legal actions, zero-sum returns, determinism,
+replay."""
 
 import json
 import random
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from gendeneia_env.encoding import action_from_id, action_mask, encode
 from gendeneia_env.game import GendeneiaConfig, GendeneiaGame, IllegalActionError
 from gendeneia_env.history import game_record, replay_game
+from gendeneia_env.scoring import score_player
 from gendeneia_env.table import GendeneiaTable
 
 configs = st.builds(
@@ -49,6 +51,37 @@ def test_random_play_conserves_every_card(config, seed, policy):
         assert steps < 20_000
     assert sorted(game.card_locations()) == list(range(72))
     replay_game(json.loads(json.dumps(game_record(game))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    config=st.builds(
+        GendeneiaConfig,
+        num_players=st.integers(2, 6),
+        max_rounds=st.sampled_from([None, None, 8]),
+        max_reshuffles=st.integers(0, 3),
+        discard_ends_turn=st.booleans(),
+        twist_any=st.sets(st.sampled_from([0, 11, 5])).map(tuple),
+        twist_suit=st.sets(st.sampled_from([10, 6, 4, 2])).map(tuple),
+        round_lots=st.just(True),
+    ),
+    seed=st.integers(0, 2**32),
+    policy=st.integers(0, 2**32),
+)
+def test_round_lots_games_end_with_every_card_in_a_lot_hand_or_pile(config, seed, policy):
+    """However the game ends, mid-round included, the round's pairs are merged into the
+    leader's lots: none is left on the temporary lots, unscored."""
+    game = GendeneiaGame(config, seed=seed)
+    rng = random.Random(policy)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.temp_lots == [[], [], []]
+    cards = [c for seat_lots in game.lots for lot in seat_lots for pair in lot for c in pair]
+    cards += [c for hand in game.hands for c in hand if c is not None]
+    cards += [c for pile in game.piles.values() for c in pile.draw + pile.discard]
+    assert sorted(cards) == list(range(72))
+    for seat in range(config.num_players):
+        assert game.scores()[seat] == score_player(game.written_lots(seat), config.presum)
 
 
 @settings(max_examples=25, deadline=None)
