@@ -790,8 +790,14 @@ class BatchedLith:
         """Play ``actions[t]`` (an action id) for the seat to act at each table ``t`` of
         ``tables`` (default: every table whose episode is not over; finished tables are always
         skipped and other entries of ``actions`` ignored). Illegal ids raise
-        ``IllegalActionError`` naming the tables and their legal ids, before any table changes."""
-        actions = np.asarray(actions, dtype=np.int64)
+        ``IllegalActionError`` naming the tables and their legal ids, before any table changes;
+        so do ids that are not integers (a float or bool array: nothing is rounded)."""
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
+            raise IllegalActionError(
+                f"actions: must be integer action ids, got an array of {actions.dtype}"
+            )
+        actions = actions.astype(np.int64, copy=False)
         if actions.shape != (self.B,):
             raise ValueError(f"actions: need shape ({self.B},), got {actions.shape}")
         idx = self.rows if tables is None else np.asarray(tables, dtype=np.int64)

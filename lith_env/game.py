@@ -16,7 +16,7 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 import numpy as np
 
@@ -160,11 +160,17 @@ class Action(NamedTuple):
     KINDS = ("fold", "check", "call", "bet", "raise", "keep", "discard")
 
     def __str__(self) -> str:
+        # Also describes malformed actions, for the error that rejects them.
         if self.kind in ("bet", "raise"):
-            return f"{self.kind} to {self.amount}"
+            amount = self.amount
+            return f"{self.kind} to {amount if _is_int(amount) else repr(amount)}"
         if self.kind == "discard":
-            return f"discard {CARDS[self.card].name}" if self.card is not None else "discard"
-        return self.kind
+            card = self.card
+            if card is None:
+                return "discard"
+            is_card = _is_int(card) and 0 <= card < len(CARDS)  # type: ignore[operator]
+            return f"discard {CARDS[card].name if is_card else repr(card)}"  # type: ignore[index]
+        return str(self.kind)
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind}
@@ -672,31 +678,46 @@ class LithHand:
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the seat to act; an illegal action raises
-        :class:`IllegalActionError` and changes nothing."""
+        :class:`IllegalActionError` and changes nothing.
+
+        ``amount`` and ``card`` must be ``None`` or integers (Python or numpy; the hand and its
+        record keep Python ints): ``1.0``, ``True`` or ``"1"`` are illegal, nothing is rounded.
+        """
         legal = self.legal_actions()
-        if not isinstance(action, Action) or not legal.contains(action):
-            who = (
-                "nobody is to act: the hand is over"
-                if self.current is None
-                else (f"seat {self.current} to act in {self.phase} {self.round + 1}")
-            )
-            raise IllegalActionError(f"illegal action {action}; {who}; legal: {legal}")
-        seat = self.current
-        assert seat is not None
+        if not isinstance(action, Action):
+            self._reject(action, legal)
         amount, card = action.amount, action.card
         if (amount is not None and type(amount) is not int) or (
             card is not None and type(card) is not int
-        ):  # numpy integers are legal too; the hand and its record keep Python ints
+        ):
+            for name, value in (("amount", amount), ("card", card)):
+                if value is not None and not _is_int(value):
+                    self._reject(action, legal, f"{name}: must be an integer, got {value!r}")
             action = Action(
                 action.kind,
                 None if amount is None else int(amount),
                 None if card is None else int(card),
             )
+        if not legal.contains(action):
+            self._reject(action, legal)
+        seat = self.current
+        assert seat is not None
         self._legal = None
         if self.phase == "bet":
             self._apply_bet_action(seat, action)
         else:
             self._apply_exchange_action(seat, action)
+
+    def _reject(self, action: object, legal: LegalActions, why: str = "") -> NoReturn:
+        """Raise :class:`IllegalActionError` for ``action``, saying why (when a field is
+        malformed), who is to act and what is legal."""
+        who = (
+            "nobody is to act: the hand is over"
+            if self.current is None
+            else f"seat {self.current} to act in {self.phase} {self.round + 1}"
+        )
+        why = f"{why}; " if why else ""
+        raise IllegalActionError(f"illegal action {action}; {why}{who}; legal: {legal}")
 
     # ------------------------------------------------------------------ what a seat may know
 

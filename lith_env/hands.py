@@ -7,8 +7,11 @@ operations and one gather.
 
 A strength packs, from the most significant bits down: category (0 = Void ... 23 = Doubly
 Kindred), qualifier (0 neither, 1 fortune, 2 kindred), the three ranks in tie order (the pair
-first, else highest first), then the three cards' suit sequences in that same order.
-Strengths of the same hand agree across configurations only where its category does.
+first, else highest first), the three cards' suit sequences in that same order, and a last bit
+that is 1 for every hand of real cards. A hand with the Excuse as the beggar is worth its
+weakest real completion's strength minus 1 (that bit cleared): just below that hand, above
+every hand below it. Strengths of the same hand agree across configurations only where its
+category does.
 
 Rules: RULES.md §2 as recorded in ``docs/rules.md``.
 """
@@ -32,6 +35,7 @@ __all__ = [
     "QUALIFIERS",
     "CategoryCount",
     "HandClass",
+    "beggar_completion",
     "category_of",
     "classify",
     "distribution",
@@ -80,9 +84,11 @@ QUALIFIERS: tuple[str, ...] = ("neither", "fortune", "kindred")
 EXCUSE_ROLES: tuple[str, ...] = ("beggar", "imposter")
 
 _NUM_CATEGORIES = len(CATEGORIES)
-_CAT_SHIFT, _QUAL_SHIFT = 41, 39
-_RANK_SHIFTS = (35, 31, 27)
-_SUIT_SHIFTS = (18, 9, 0)
+# Bit 0 is 1 for a hand of real cards; a beggar hand clears it (one below its weakest completion).
+_CAT_SHIFT, _QUAL_SHIFT = 42, 40
+_RANK_SHIFTS = (36, 32, 28)
+_SUIT_SHIFTS = (19, 10, 1)
+_REAL = 1
 
 
 class HandClass(NamedTuple):
@@ -105,8 +111,8 @@ class CategoryCount:
 
 
 # ---------------------------------------------------------------------------------------------
-# Card attributes as arrays (index = card id). The Excuse has none: as the beggar it is a card
-# with no rank, suit or type, which is exactly what these zeros express.
+# Card attributes as arrays (index = card id). The Excuse's entries are zeros and never read:
+# a hand with the Excuse is valued through its real completions (see strength_table).
 
 _RANK = np.array([c.rank for c in CARDS], dtype=np.int64)
 _SUIT_MASK = np.array([sum(1 << (s - 1) for s in c.suits) for c in CARDS], dtype=np.int64)
@@ -123,8 +129,8 @@ _ALL_SUITS, _ALL_TYPES = 0b111111, 0b111
 def _ladder(pawns_and_courts: bool) -> np.ndarray:
     """Each card's position on the rank ladder of the deck in play (for runs).
 
-    Without Pawns and Courts, 9 is followed directly by Crown. The Excuse gets a position far
-    from every other, so it never completes a run.
+    Without Pawns and Courts, 9 is followed directly by Crown. The Excuse (never evaluated
+    itself) gets a position far from every other.
     """
     ranks = sorted({c.rank for c in CARDS if c.rank} - (set() if pawns_and_courts else {10, 11}))
     position = {r: i for i, r in enumerate(ranks)}
@@ -132,7 +138,7 @@ def _ladder(pawns_and_courts: bool) -> np.ndarray:
 
 
 def _hand_keys(triples: np.ndarray, pawns_and_courts: bool) -> np.ndarray:
-    """Strength keys of an (M, 3) array of distinct card ids, the Excuse counting as the beggar."""
+    """Strengths of an (M, 3) array of distinct real card ids (no Excuse), bit 0 set."""
     suits, types = _SUIT_MASK[triples], _TYPE_MASK[triples]
     ranks = _RANK[triples]
     common_suits = suits[:, 0] & suits[:, 1] & suits[:, 2]
@@ -192,7 +198,7 @@ def _hand_keys(triples: np.ndarray, pawns_and_courts: bool) -> np.ndarray:
     in_pair = np.stack([same01 | same02, same01 | same12, same02 | same12], axis=1)
     order_value = (in_pair.astype(np.int64) << 13) | (ranks << 9) | _SUIT_CODE[triples]
     order_value = -np.sort(-order_value, axis=1)
-    key = (category << _CAT_SHIFT) | (qualifier << _QUAL_SHIFT)
+    key = (category << _CAT_SHIFT) | (qualifier << _QUAL_SHIFT) | _REAL
     for i in range(3):
         key |= ((order_value[:, i] >> 9) & 0xF) << _RANK_SHIFTS[i]
         key |= (order_value[:, i] & 0x1FF) << _SUIT_SHIFTS[i]
@@ -232,6 +238,24 @@ def _check_excuse(excuse: str | None) -> None:
     raise ValueError(f"excuse must be None, 'beggar' or 'imposter', got {excuse!r}")
 
 
+def _completion_keys(pairs: np.ndarray, real: np.ndarray, pawns_and_courts: bool) -> np.ndarray:
+    """Strengths of each pair of real cards (P, 2) completed by each card of ``real`` (R,):
+    shape (P, R), -1 where the third card is one of the pair."""
+    shape = (len(pairs), len(real))
+    completed = np.stack(
+        [
+            np.broadcast_to(pairs[:, :1], shape),
+            np.broadcast_to(pairs[:, 1:], shape),
+            np.broadcast_to(real, shape),
+        ],
+        axis=2,
+    ).reshape(-1, 3)
+    usable = (completed[:, 2] != completed[:, 0]) & (completed[:, 2] != completed[:, 1])
+    keys = np.full(len(completed), -1, dtype=np.int64)
+    keys[usable] = _hand_keys(np.sort(completed[usable], axis=1), pawns_and_courts)
+    return keys.reshape(shape)
+
+
 @functools.cache
 def strength_table(pawns_and_courts: bool = True, excuse: str | None = None) -> np.ndarray:
     """The strength of every 3-card multiset, indexed combinatorially (-1 where not a hand).
@@ -245,28 +269,20 @@ def strength_table(pawns_and_courts: bool = True, excuse: str | None = None) -> 
     triples = _all_triples()
     valid = in_play[triples].all(axis=1)
     triples = triples[valid]
-    keys = _hand_keys(triples, pawns_and_courts)
+    has_excuse = triples[:, 2] == EXCUSE  # EXCUSE is the highest id, so it sorts last
+    keys = np.empty(len(triples), dtype=np.int64)
+    keys[~has_excuse] = _hand_keys(triples[~has_excuse], pawns_and_courts)
 
-    if excuse == "imposter":
-        # The hand is worth the best hand made by replacing the Excuse with any real card of the
-        # deck in play not already in it: its key is the max over those replacements.
-        has_excuse = triples[:, 2] == EXCUSE  # EXCUSE is the highest id, so it sorts last
-        pairs = triples[has_excuse, :2]
+    if excuse is not None:
+        # A hand with the Excuse is valued through its completions: its two real cards with
+        # any real card of the deck in play not already in it (one another player holds too).
         real = np.flatnonzero(in_play[:EXCUSE])
-        shape = (len(pairs), len(real))
-        replaced = np.stack(
-            [
-                np.broadcast_to(pairs[:, :1], shape),
-                np.broadcast_to(pairs[:, 1:], shape),
-                np.broadcast_to(real, shape),
-            ],
-            axis=2,
-        ).reshape(-1, 3)
-        usable = (replaced[:, 2] != replaced[:, 0]) & (replaced[:, 2] != replaced[:, 1])
-        candidate_keys = np.where(
-            usable, _hand_keys(np.sort(replaced, axis=1), pawns_and_courts), -1
-        )
-        keys[has_excuse] = candidate_keys.reshape(len(pairs), len(real)).max(axis=1)
+        completions = _completion_keys(triples[has_excuse, :2], real, pawns_and_courts)
+        if excuse == "imposter":  # the best completion, which it then ties
+            keys[has_excuse] = completions.max(axis=1)
+        else:  # the beggar: one below the weakest completion (whose bit 0 is set)
+            weakest = np.where(completions < 0, np.iinfo(np.int64).max, completions).min(axis=1)
+            keys[has_excuse] = weakest - _REAL
 
     table = np.full(_TABLE_SIZE, -1, dtype=np.int64)
     table[_index_sorted(triples[:, 0], triples[:, 1], triples[:, 2])] = keys
@@ -418,12 +434,14 @@ def hand_strength(
 
 
 def category_of(strengths: object) -> np.ndarray:
-    """Category index (into :data:`CATEGORIES`, 0 = Doubly Kindred) of each strength."""
+    """Category index (into :data:`CATEGORIES`, 0 = Doubly Kindred) of each strength; for a
+    beggar hand, that of its weakest completion."""
     return _NUM_CATEGORIES - 1 - (np.asarray(strengths, dtype=np.int64) >> _CAT_SHIFT)
 
 
 def qualifier_of(strengths: object) -> np.ndarray:
-    """Qualifier index (into :data:`QUALIFIERS`, 0 = neither) of each strength."""
+    """Qualifier index (into :data:`QUALIFIERS`, 0 = neither) of each strength; for a beggar
+    hand, that of its weakest completion."""
     return (np.asarray(strengths, dtype=np.int64) >> _QUAL_SHIFT) & 0b11
 
 
@@ -461,8 +479,10 @@ def classify(
 ) -> HandClass:
     """Category and qualifier of one hand of three card names or ids.
 
-    With ``excuse="imposter"`` these are the category and qualifier of the best hand the
-    Excuse can imitate. Wrong input raises ``ValueError`` naming what was wrong.
+    With the Excuse, these are the category and qualifier of the hand it is valued by: as the
+    imposter the best hand it can imitate, as the beggar the weakest hand its two other cards
+    make with a real third card (it ranks just below that hand). Wrong input raises
+    ``ValueError`` naming what was wrong.
     """
     ids = _validate_hand(hand, pawns_and_courts, excuse)
     key = int(strength_table(pawns_and_courts, excuse)[_index_sorted(*sorted(ids))])
@@ -482,17 +502,29 @@ def tie_order(hand: Sequence[str | int]) -> list[str]:
     return [CARDS[i].name for i in sorted(ids, key=order, reverse=True)]
 
 
-def imposter_choice(hand: Sequence[str | int], *, pawns_and_courts: bool = True) -> str:
-    """The card the Excuse imitates as the imposter in ``hand``: the real card of the deck in
-    play, not already in the hand, that makes the best hand (the lowest id among equals)."""
-    ids = _validate_hand(hand, pawns_and_courts, "imposter")
+def _completion(hand: Sequence[str | int], pawns_and_courts: bool, role: str, best: bool) -> str:
+    """The real card that, in the Excuse's place, makes the best (or weakest) completion."""
+    ids = _validate_hand(hand, pawns_and_courts, role)
     if EXCUSE not in ids:
         raise ValueError("the hand has no Excuse")
     others = [i for i in ids if i != EXCUSE]
     candidates = np.array([c for c in deck(pawns_and_courts) if c not in others])
     replaced = np.column_stack([np.full((len(candidates), 2), others), candidates])
-    best = candidates[int(np.argmax(strength(replaced, pawns_and_courts=pawns_and_courts)))]
-    return CARDS[best].name
+    strengths = strength(replaced, pawns_and_courts=pawns_and_courts)
+    pick = np.argmax(strengths) if best else np.argmin(strengths)
+    return CARDS[candidates[int(pick)]].name
+
+
+def imposter_choice(hand: Sequence[str | int], *, pawns_and_courts: bool = True) -> str:
+    """The card the Excuse imitates as the imposter in ``hand``: the real card of the deck in
+    play, not already in the hand, that makes the best hand (real hands never tie)."""
+    return _completion(hand, pawns_and_courts, "imposter", best=True)
+
+
+def beggar_completion(hand: Sequence[str | int], *, pawns_and_courts: bool = True) -> str:
+    """The real card of the deck in play, not already in ``hand``, that makes the weakest hand
+    in the Excuse's place: as the beggar, ``hand`` ranks just below that hand."""
+    return _completion(hand, pawns_and_courts, "beggar", best=False)
 
 
 def distribution(pawns_and_courts: bool = True, excuse: str | None = None) -> list[CategoryCount]:
@@ -579,6 +611,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.excuse == "imposter" and EXCUSE in ids:
         copied = imposter_choice(ids, pawns_and_courts=pawns_and_courts)
         print(f"the Excuse plays as {copied}")
+    if args.excuse == "beggar" and EXCUSE in ids:
+        below = beggar_completion(ids, pawns_and_courts=pawns_and_courts)
+        print(f"the Excuse is dead weight: just below the hand with {below} in its place")
     print(f"{kind.category} ({kind.qualifier})")
     print(f"strength percentile: {100 * pct:.2f}")
     return 0

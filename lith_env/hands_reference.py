@@ -14,15 +14,15 @@ from lith_env.hands import CATEGORIES, QUALIFIERS
 
 __all__ = ["reference_category", "reference_key"]
 
-RefKey = tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...]]
+# (category, qualifier, ranks in tie order, suits in tie order, 1), or for a beggar hand its
+# weakest completion's key with 0 last: just below that hand, above every hand below it.
+RefKey = tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...], int]
 
 
 def _is_run(cards: Sequence[Card], pawns_and_courts: bool) -> bool:
     """Consecutive ranks on the ladder of the deck in play (9-Pawn-Court-Crown, or 9-Crown);
-    no wrapping; a card without a rank (the beggar) is in no run."""
+    no wrapping."""
     ladder = [1, 2, 3, 4, 5, 6, 7, 8, 9, *([10, 11] if pawns_and_courts else []), 12]
-    if any(c.rank not in ladder for c in cards):
-        return False
     positions = sorted(ladder.index(c.rank) for c in cards)
     return positions[1] == positions[0] + 1 and positions[2] == positions[1] + 1
 
@@ -104,6 +104,7 @@ def _real_key(cards: Sequence[Card], pawns_and_courts: bool) -> RefKey:
         QUALIFIERS.index(_qualifier(cards)),
         tuple(c.rank for c in ordered),
         tuple(tuple(int(s) for s in c.suits) for c in ordered),
+        1,
     )
 
 
@@ -112,18 +113,23 @@ def reference_key(
 ) -> RefKey:
     """A comparable key for one hand: higher wins, equal splits.
 
-    The Excuse as ``beggar`` is a card with no rank, suit or type (it loses every comparison);
-    as ``imposter`` the hand is worth the best hand obtainable by replacing it with any real
-    card of the deck in play not already in the hand.
+    The Excuse's hand is valued through its completions, its two other cards with any real card
+    of the deck in play not already in the hand: as ``imposter`` it is worth the best of them;
+    as ``beggar`` (dead weight) it ranks just below the weakest of them.
     """
     ids = card_ids(hand)
-    if EXCUSE in ids and excuse == "imposter":
+    if EXCUSE in ids and excuse not in ("imposter", "beggar"):
+        raise ValueError(f"the Excuse needs a role ('beggar' or 'imposter'), got {excuse!r}")
+    if EXCUSE in ids:
         others = [i for i in ids if i != EXCUSE]
-        return max(
-            reference_key([*others, c], pawns_and_courts=pawns_and_courts)
+        completions = [
+            _real_key([CARDS[i] for i in (*others, c)], pawns_and_courts)
             for c in deck(pawns_and_courts)
             if c not in others
-        )
+        ]
+        if excuse == "imposter":
+            return max(completions)
+        return (*min(completions)[:4], 0)
     return _real_key([CARDS[i] for i in ids], pawns_and_courts)
 
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import copy
+import functools
+import itertools
 import random
+from collections import Counter
 
 from hypothesis import strategies as st
 
 from agents.lith import CallerAgent
-from lith_env.cards import card_id
+from lith_env.cards import EXCUSE, card_id, deck
 from lith_env.game import Action, LegalActions, LithConfig, LithHand
+from lith_env.hands import CATEGORIES, QUALIFIERS
+from lith_env.hands_reference import reference_key
 
 
 def lith_configs(
@@ -106,3 +111,22 @@ class PatientCaller(CallerAgent):
     def act_batch(self, observations, action_masks):
         self._count()
         return super().act_batch(observations, action_masks)
+
+
+@functools.cache
+def beggar_distribution(pawns_and_courts: bool) -> dict[str, dict[str, int]]:
+    """Category -> qualifier -> number of hands of the deck with the Excuse as the beggar,
+    enumerated from the rule text with the plain reference evaluator: a hand of real cards
+    counts as itself; a hand with the Excuse as the weakest hand its two other cards make
+    with a real third card (the beggar ranks just below that hand)."""
+    real = deck(pawns_and_courts)
+    key = {
+        frozenset(h): reference_key(h, pawns_and_courts=pawns_and_courts)
+        for h in itertools.combinations(real, 3)
+    }
+    counted = list(key.values())
+    for a, b in itertools.combinations(real, 2):
+        counted.append(min(key[frozenset((a, b, c))] for c in real if c not in (a, b)))
+    counts = Counter((CATEGORIES[len(CATEGORIES) - 1 - k[0]], QUALIFIERS[k[1]]) for k in counted)
+    assert len(counted) == len(list(itertools.combinations([*real, EXCUSE], 3)))
+    return {c: {q: counts[(c, q)] for q in QUALIFIERS} for c in CATEGORIES}

@@ -11,6 +11,7 @@ from lith_env.cards import CARDS, EXCUSE, card_id, card_ids, deck
 from lith_env.hands import (
     CATEGORIES,
     QUALIFIERS,
+    beggar_completion,
     category_of,
     classify,
     distribution,
@@ -21,6 +22,7 @@ from lith_env.hands import (
     strength_table,
     tie_order,
 )
+from tests.lith_helpers import beggar_distribution
 from tests.seed_data import (
     EXAMPLE_OVERRIDES,
     KINDRED_SINGLE_FLUSH_PAIRS,
@@ -165,7 +167,7 @@ GOLDEN = {
     (True, None): "2f775fe702bdbf1f",
     (False, None): "84f2e797bfde9775",
     (True, "imposter"): "0060def908fb88f0",
-    (True, "beggar"): "490f21c69961f742",
+    (True, "beggar"): "193f91b6840503fc",
 }
 
 
@@ -248,16 +250,58 @@ def test_runs_follow_the_ladder_of_the_deck_in_play():
 # ----------------------------------------------------------------------------- the Excuse
 
 
-def test_beggar_is_dead_weight_that_loses_every_comparison():
+@pytest.mark.parametrize("pawns_and_courts", [True, False], ids=["extended", "basic"])
+def test_beggar_hand_ranks_just_below_its_weakest_completion(pawns_and_courts):
+    """Rule 4: for every pair of real cards, the hand with the beggar is below the pair with
+    every real third card of the deck in play, and above every hand (real or beggar) strictly
+    below the weakest of those; beggar hands below the same hand split."""
+    config = dict(pawns_and_courts=pawns_and_courts, excuse="beggar")
+    real = deck(pawns_and_courts)
+    real_strengths = np.sort(strength(all_hands(pawns_and_courts), **config))
+    # Real hands are worth the same with or without the Excuse in the deck.
+    np.testing.assert_array_equal(
+        real_strengths,
+        np.sort(strength(all_hands(pawns_and_courts), pawns_and_courts=pawns_and_courts)),
+    )
+    pairs = np.array(list(itertools.combinations(real, 2)))
+    beggar = strength(np.column_stack([pairs, np.full(len(pairs), EXCUSE)]), **config)
+    weakest = np.empty(len(pairs), dtype=np.int64)
+    for i, (a, b) in enumerate(pairs):
+        thirds = [c for c in real if c not in (a, b)]
+        completions = strength([[a, b, c] for c in thirds], **config)
+        weakest[i] = completions.min()
+        assert (beggar[i] < completions).all(), [CARDS[a].name, CARDS[b].name]
+    # Above every real hand below the weakest completion: the next one down, if any.
+    below = np.searchsorted(real_strengths, weakest, side="left") - 1
+    has_below = below >= 0
+    assert (beggar[has_below] > real_strengths[below[has_below]]).all()
+    # Among themselves, beggar hands compare as their weakest completions, equal ones split.
+    for i in range(len(pairs)):
+        np.testing.assert_array_equal(np.sign(beggar - beggar[i]), np.sign(weakest - weakest[i]))
+    assert len(np.unique(weakest)) < len(weakest)  # such splits exist
+
+
+def test_beggar_reads_as_its_weakest_completion():
     beggar = dict(excuse="beggar")
-    assert classify(["The Pact", "The Diplomat", "The Excuse"], **beggar) == ("Void", "neither")
-    # Below the same two cards with any real third card, even the weakest Ace.
-    real_thirds = [s("The Pact", "The Diplomat", CARDS[i].name, **beggar) for i in range(6)]
-    assert s("The Pact", "The Diplomat", "The Excuse", **beggar) < min(real_thirds)
-    # It counts as nothing, so the other two cards can still make a pair or a Fortune.
-    assert classify(["The Bard", "The End", "The Excuse"], **beggar) == ("Fortune Pair", "fortune")
-    # The beggar is in no run and shares no suit or type.
-    assert classify(["Ace of Moons", "The Author", "The Excuse"], **beggar).category == "Void"
+    # The Bard and The End carry the three types, but the beggar brings nothing: no Fortune
+    # Pair. The weakest completion is the pair of Crowns with The Origin (Location, Event).
+    hand = ["The Bard", "The End", "The Excuse"]
+    assert beggar_completion(hand) == "The Origin"
+    assert classify(hand, **beggar) == classify(["The Bard", "The End", "The Origin"])
+    assert classify(hand, **beggar) == ("Pair", "neither")
+    assert s(*hand, **beggar) < s("The Bard", "The End", "The Origin", **beggar)
+    kindred = s("The Author", "The Lunatic", "The Merchant", **beggar)
+    assert classify(["The Author", "The Lunatic", "The Merchant"]).category == "Kindred"
+    assert s(*hand, **beggar) < kindred  # a Kindred beats it: it is no Fortune Pair
+    # Two beggar hands below the same hand split.
+    first = ["Ace of Moons", "The Origin", "The Excuse"]
+    second = ["Ace of Moons", "The Battle", "The Excuse"]
+    assert beggar_completion(first) == "The Battle" and beggar_completion(second) == "The Origin"
+    assert s(*first, **beggar) == s(*second, **beggar)
+    # Only real cards of the deck in play complete the hand.
+    assert beggar_completion(hand, pawns_and_courts=False) == "The Origin"
+    with pytest.raises(ValueError, match="no Excuse"):
+        beggar_completion(["The Bard", "The End", "The Sea"])
 
 
 def test_imposter_takes_the_best_card_not_in_the_hand():
@@ -298,6 +342,23 @@ def test_distribution_with_the_excuse():
     beggar = {r.category: r.count for r in distribution(True, "beggar")}
     imposter = {r.category: r.count for r in distribution(True, "imposter")}
     assert imposter["Void"] < beggar["Void"]
+
+
+@pytest.mark.parametrize("pawns_and_courts", [True, False], ids=["extended", "basic"])
+def test_beggar_distribution_counts_each_hand_as_its_weakest_completion(pawns_and_courts):
+    expected = beggar_distribution(pawns_and_courts)  # enumerated with the reference evaluator
+    rows = {r.category: r for r in distribution(pawns_and_courts, "beggar")}
+    for category, by_qualifier in expected.items():
+        row = rows[category]
+        assert (row.kindred, row.fortune, row.neither) == (
+            by_qualifier["kindred"],
+            by_qualifier["fortune"],
+            by_qualifier["neither"],
+        ), category
+    # The beggar adds hands only where real hands are: no category exists only through it.
+    plain = {r.category: r.count for r in distribution(pawns_and_courts)}
+    assert all(rows[c].count >= plain[c] for c in CATEGORIES)
+    assert {c for c in CATEGORIES if rows[c].count} == {c for c in CATEGORIES if plain[c]}
 
 
 # ----------------------------------------------------------------------------- bad input

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from lith_env.hands import CATEGORIES, main
+from tests.lith_helpers import beggar_distribution
 from tests.seed_data import SEED_TABLE
 
 
@@ -51,6 +52,23 @@ def test_table_with_excuse(capsys, role, basic, total):
     _, out = run(capsys, "--table", "--excuse", role, *(["--basic"] if basic else []))
     assert table_rows(out)["Total"] == total
     assert f"the Excuse as {role}" in out
+
+
+@pytest.mark.parametrize("basic", [False, True], ids=["extended", "basic"])
+def test_beggar_table_counts_each_hand_as_its_weakest_completion(capsys, basic):
+    _, out = run(capsys, "--table", "--excuse", "beggar", *(["--basic"] if basic else []))
+    expected = beggar_distribution(not basic)  # enumerated with the reference evaluator
+    for category, by_qualifier in expected.items():
+        counts = [by_qualifier[q] for q in ("kindred", "fortune", "neither")]
+        row = rf"^{category}\s+{sum(counts)}\s+{counts[0]}\s+{counts[1]}\s+{counts[2]}\s"
+        assert re.search(row, out, re.M), category
+
+
+def test_beggar_hand_reads_as_its_weakest_completion(capsys):
+    _, out = run(capsys, "bard", "end", "excuse", "--excuse", "beggar")
+    # Not the Fortune Pair the Bard and the End made with an Excuse that counted as a card.
+    assert "just below the hand with The Origin in its place" in out
+    assert "Pair (neither)" in out and "Fortune Pair" not in out
 
 
 def test_one_hand(capsys):

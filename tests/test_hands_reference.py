@@ -78,3 +78,15 @@ def test_many_random_pairs_in_one_batch():
     for i in range(0, 4000, 2):
         ours = np.sign(keys[i] - keys[i + 1])
         assert ours == (ref[i] > ref[i + 1]) - (ref[i] < ref[i + 1]), (hands[i], hands[i + 1])
+
+
+def test_reference_beggar_sits_just_below_its_weakest_completion():
+    beggar = reference_key(["The Bard", "The End", "The Excuse"], excuse="beggar")
+    weakest = reference_key(["The Bard", "The End", "The Origin"])
+    assert beggar == (*weakest[:4], 0) and beggar < weakest
+    assert reference_category(["The Bard", "The End", "The Excuse"], excuse="beggar") == (
+        "Pair",
+        "neither",
+    )
+    with pytest.raises(ValueError, match="the Excuse needs a role"):
+        reference_key(["The Bard", "The End", "The Excuse"])

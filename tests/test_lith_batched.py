@@ -13,6 +13,7 @@ from lith_env.game import LithConfig
 from lith_env.pots import award_pots, side_pots
 from lith_env.table import LithTable
 from tablegame.engine import IllegalActionError
+from tests.lith_helpers import stacked_hand
 
 CONFIGS = [
     {"num_players": 2},
@@ -120,6 +121,30 @@ def test_side_pots_splits_and_odd_chips_equal_the_reference(case):
     assert got.sum() == sum(committed)
 
 
+# ----------------------------------------------------------------------------- the beggar
+
+
+@pytest.mark.parametrize(
+    ("excuse", "heads", "winner"),
+    [("beggar", False, 1), ("demon", False, 1), ("demon", True, 0), ("imposter", True, 0)],
+)
+def test_beggar_showdown_follows_the_weakest_completion(excuse, heads, winner):
+    """The Excuse as the beggar with The Bard and The End ranks just below their weakest
+    completion, a Pair: a Kindred beats it (the demon's tails side too)."""
+    config = LithConfig(num_players=2, excuse=excuse)
+    hands = {
+        0: ["The Excuse", "The Bard", "The End"],
+        1: ["The Author", "The Lunatic", "The Merchant"],
+    }
+    order = stacked_hand(config, [100, 100], dealer=1, hands=hands).deck_order
+    engine = BatchedLith(config, 1, episode="hand")
+    engine.reset_to_decks(np.array([order]), np.array([1]), np.array([heads]))
+    while not engine.match_over[0]:
+        betting = engine.action_masks()[0, engine.keep_id] == 0
+        engine.step(np.array([1 if betting else engine.keep_id]))  # check, or keep
+    assert engine.returns()[0].tolist() == ([1, -1] if winner == 0 else [-1, 1])
+
+
 # ----------------------------------------------------------------------------- bad input
 
 
@@ -137,6 +162,12 @@ def test_illegal_action_names_the_table_and_changes_nothing():
         np.testing.assert_array_equal(getattr(engine, name), value, err_msg=name)
     with pytest.raises(ValueError, match="actions: need shape"):
         engine.step(np.ones(3, dtype=np.int64))
+    for ids in (np.full(4, 1.0), np.full(4, 1.7), np.ones(4, dtype=bool)):
+        with pytest.raises(IllegalActionError, match="actions: must be integer action ids"):
+            engine.step(ids)
+    for name, value in state.items():
+        np.testing.assert_array_equal(getattr(engine, name), value, err_msg=name)
+    engine.step(np.ones(4, dtype=np.uint8))  # any integer dtype: check or call everywhere
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,14 @@
 """The Lith table (RULES.md §3): scripted scenarios with known outcomes, bad input."""
 
+import json
+
 import numpy as np
 import pytest
 
 import lith_env.game as game_module
 from lith_env.cards import CARDS, card_id
 from lith_env.game import Action, IllegalActionError, LithConfig, LithGame, LithHand
+from lith_env.history import hand_record
 from lith_env.pots import Pot, award_pots, side_pots
 from tests.lith_helpers import (
     CALL,
@@ -251,6 +254,39 @@ def test_demon_coin_flip_decides_the_excuse(heads, winner):
     assert hand.pot_winners == [(winner,)]
 
 
+BEGGAR_SHOWDOWN = {
+    # The Bard and The End carry the three types, but the Excuse as the beggar brings nothing:
+    # the hand ranks just below Pair (The Bard, The End, The Origin), its weakest completion.
+    0: ["The Excuse", "The Bard", "The End"],
+    1: ["The Author", "The Lunatic", "The Merchant"],  # Kindred: all Personalities
+}
+
+
+@pytest.mark.parametrize(
+    ("excuse", "heads", "winner"),
+    [("beggar", False, 1), ("demon", False, 1), ("demon", True, 0), ("imposter", False, 0)],
+)
+def test_beggar_hand_loses_to_a_hand_above_its_weakest_completion(excuse, heads, winner):
+    """Rule 4: the beggar is dead weight (it made no Fortune Pair, which beats a Kindred); the
+    demon's tails side is the same beggar, its heads side the imposter (a trio of Crowns)."""
+    config = LithConfig(num_players=2, excuse=excuse)
+    hand = stacked_hand(config, [100, 100], dealer=1, hands=BEGGAR_SHOWDOWN, demon_heads=heads)
+    play(hand, CHECK, CHECK, KEEP, KEEP, CHECK, CHECK, KEEP, KEEP, CHECK, CHECK)
+    assert hand.showdown[0] == [card_id(c) for c in BEGGAR_SHOWDOWN[0]]
+    assert hand.pot_winners == [(winner,)]
+
+
+def test_beggar_hand_beats_a_hand_below_its_weakest_completion():
+    config = LithConfig(num_players=2, excuse="beggar")
+    hands = {
+        0: ["The Excuse", "The Bard", "The End"],  # just below a Pair of Crowns with a 2
+        1: ["The Huntress", "The Sea", "Ace of Knots"],  # Pair of Crowns with an Ace: lower
+    }
+    hand = stacked_hand(config, [100, 100], dealer=1, hands=hands)
+    play(hand, CHECK, CHECK, KEEP, KEEP, CHECK, CHECK, KEEP, KEEP, CHECK, CHECK)
+    assert hand.pot_winners == [(0,)]
+
+
 def test_demon_flip_unused_without_the_excuse_at_showdown():
     config = LithConfig(num_players=2, excuse="demon")
     hand = stacked_hand(config, [100, 100], dealer=1, hands=dict(enumerate(FILLER[:2])))
@@ -350,6 +386,64 @@ def test_illegal_actions_raise_and_change_nothing(action, message):
         hand.apply(action)
     assert snapshot(hand) == before
     assert isinstance(IllegalActionError("x"), ValueError)
+
+
+# Each turns an integer into a look-alike of another type (True equals 1).
+NOT_INTEGERS = {
+    "float": float,
+    "numpy float": np.float64,
+    "str": str,
+    "bool": bool,
+    "numpy bool": np.bool_,
+    "list": lambda x: [x],
+}
+
+
+@pytest.mark.parametrize("make", NOT_INTEGERS.values(), ids=NOT_INTEGERS)
+def test_a_discard_card_must_be_an_integer(make):
+    config = LithConfig(num_players=2)
+    hands = {0: ["Ace of Suns", "The Island", "The Borderland"], 1: FILLER[1]}
+    hand = start_exchange(config, [100, 100], dealer=1, hands=hands)
+    assert card_id("Ace of Suns") == 1  # True and 1.0 would name a card seat 0 holds
+    before, log = snapshot(hand), list(hand.actions)
+    with pytest.raises(IllegalActionError, match=r"card: must be an integer, got .*seat 0 to"):
+        hand.apply(Action("discard", card=make(1)))
+    assert snapshot(hand) == before and hand.actions == log
+
+
+@pytest.mark.parametrize("make", NOT_INTEGERS.values(), ids=NOT_INTEGERS)
+@pytest.mark.parametrize("kind", ["bet", "check", "discard"])
+def test_an_amount_must_be_an_integer(make, kind):
+    config = LithConfig(num_players=2, betting="no-limit")
+    hand = stacked_hand(config, [100, 100], dealer=1, hands=dict(enumerate(FILLER[:2])))
+    before, log = snapshot(hand), list(hand.actions)
+    with pytest.raises(IllegalActionError, match=r"amount: must be an integer, got "):
+        hand.apply(Action(kind, amount=make(2)))
+    assert snapshot(hand) == before and hand.actions == log
+
+
+def test_numpy_integer_cards_and_amounts_are_kept_as_python_ints():
+    config = LithConfig(num_players=2, betting="no-limit")
+    hand = stacked_hand(config, [100, 100], dealer=1, hands=dict(enumerate(FILLER[:2])))
+    play(hand, Action("bet", amount=np.int32(4)), CALL)
+    sea, forest = card_id("The Sea"), card_id("The Forest")
+    play(hand, Action("discard", card=np.int64(sea)), Action("discard", card=np.uint8(forest)))
+    assert type(hand.actions[0]["amount"]) is int
+    discards = hand.exchanges[0].discards
+    assert discards == {0: sea, 1: forest} and all(type(c) is int for c in discards.values())
+    while not hand.is_over:
+        hand.apply(CHECK if hand.phase == "bet" else KEEP)
+    record = hand_record(hand)
+    assert json.loads(json.dumps(record)) == record
+
+
+def test_malformed_actions_are_described_in_the_error():
+    config = LithConfig(num_players=2)
+    hand = start_exchange(config, [100, 100], dealer=1, hands=dict(enumerate(FILLER[:2])))
+    with pytest.raises(IllegalActionError, match="illegal action discard 99; seat 0"):
+        hand.apply(Action("discard", card=99))  # no such card: not in the hand either
+    with pytest.raises(IllegalActionError, match="illegal action 5; seat 0"):
+        hand.apply(Action(5))
 
 
 def test_exchange_illegal_actions_name_the_legal_ones():
