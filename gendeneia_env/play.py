@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,87 +23,173 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from agents.base import make_agent
-from gendeneia_env.cards import TWIST_NAMES, card_name, pair_name
-from gendeneia_env.encoding import action_from_id, action_mask, encode
+from gendeneia_env.cards import (
+    CHOICE_SUITS,
+    FORCE_SUITS,
+    SUIT_NAMES,
+    TWIST_NAMES,
+    card_name,
+    pair_name,
+)
+from gendeneia_env.encoding import (
+    action_from_id,
+    action_mask,
+    encode,
+    layout,
+    num_actions,
+    observation_size,
+)
 from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
 from gendeneia_env.history import game_record
 from gendeneia_env.lookahead import play_delta, removal_delta
 from gendeneia_env.scoring import LOT_NAMES, PRESUMS
 from tablegame.engine import as_action_id
-from tablegame.terminal import Prompter, Quit, run_session, seat_bots
+from tablegame.terminal import (
+    Prompter,
+    Quit,
+    RuleOptions,
+    bots_help,
+    history_path,
+    make_bots,
+    run_session,
+    seat_bots,
+    seed,
+)
 
 __all__ = ["main"]
 
 
-def _optional_int(text: str) -> int | None:
-    return None if text.lower() in ("none", "0", "") else int(text)
+def _limit(text: str) -> int | None:
+    """argparse type of ``--rounds`` and ``--reshuffles``: a whole number, or none."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number or none, got {text!r}") from None
 
 
 def _twists(text: str) -> tuple[str | int, ...]:
-    return tuple(t.strip() for t in text.split(",") if t.strip())
+    """argparse type of the Twist lists: names or numbers, comma-separated."""
+    names = (t.strip() for t in text.split(",") if t.strip())
+    return tuple(int(t) if t.isdigit() else t for t in names)
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
+    """The program's options, and the part of them that sets the rules."""
     parser = argparse.ArgumentParser(
         prog="python -m gendeneia_env.play",
         description=__doc__.split("\n\n")[0],
         epilog="Twists by name or number: "
-        + ", ".join(f"{i} {n}" for i, n in enumerate(TWIST_NAMES)),
-    )
-    parser.add_argument("--players", type=int, default=3, help="seats at the table (2-6)")
-    parser.add_argument(
-        "--bots", default="greedy", help="comma-separated agent specs for the other seats"
-    )
-    parser.add_argument("--seat", type=int, default=0, help="your seat")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles and the bots")
-    parser.add_argument(
-        "--rounds",
-        type=_optional_int,
-        default=10,
-        help="end after this many rounds (none: no limit)",
+        + ", ".join(f"{i} {n}" for i, n in enumerate(TWIST_NAMES))
+        + ". Type the number of a choice; q (or Ctrl-D) leaves and saves the game.",
     )
     parser.add_argument(
-        "--reshuffles", type=_optional_int, default=None, help="end after this many reshuffles"
+        "--players", type=int, default=3, help="seats at the table, 2-6 (default: 3)"
+    )
+    parser.add_argument("--bots", default="greedy", help=bots_help("gendeneia", "greedy"))
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, from 0 to players-1 (default: 0)"
     )
     parser.add_argument(
-        "--discard-ends-turn", action="store_true", help="variant: discarding ends the turn"
+        "--seed",
+        type=seed,
+        default=None,
+        help="seed of the shuffles and the bots, to play the same game again (default: a new "
+        "game every time)",
     )
-    parser.add_argument(
-        "--presum", choices=[p for p in PRESUMS if p], default=None, help="pre-summing variant"
+    rules = RuleOptions(parser, "gendeneia", GendeneiaConfig())
+    rules.add(
+        "--rounds", "max_rounds", "end after this many rounds; none for no limit", type=_limit
     )
-    parser.add_argument(
+    rules.add(
+        "--reshuffles",
+        "max_reshuffles",
+        "end after the turn of this reshuffle of a draw pile; 0 for no reshuffle at all (the "
+        "game ends when a pile first runs out), none for no limit",
+        type=_limit,
+    )
+    rules.add(
+        "--discard-ends-turn",
+        "discard_ends_turn",
+        "variant: discarding your pair ends your turn",
+        shown="off",
+        action="store_true",
+    )
+    rules.add(
+        "--presum",
+        "presum",
+        "pre-summing variant: how Quill and Wind pairs of a lot count",
+        choices=[p for p in PRESUMS if p],
+    )
+    rules.add(
         "--twist-any",
+        "twist_any",
+        "Twists (names or numbers, comma-separated) whose pair removes a pair from any lot",
         type=_twists,
-        default=(),
-        help="Twists whose pair removes a pair from any lot",
+        metavar="TWISTS",
     )
-    parser.add_argument("--twist-any-rule", choices=("may", "must"), default="may")
-    parser.add_argument(
+    rules.add(
+        "--twist-any-rule",
+        "twist_any_rule",
+        "whether a --twist-any Twist may or must remove",
+        choices=("may", "must"),
+    )
+    rules.add(
         "--twist-suit",
+        "twist_suit",
+        "Twists whose pair removes a pair of its Choice suit",
         type=_twists,
-        default=(),
-        help="Twists whose pair removes a pair of its Choice suit",
+        metavar="TWISTS",
     )
-    parser.add_argument("--twist-suit-rule", choices=("may", "must"), default="may")
-    parser.add_argument("--round-lots", action="store_true", help="variant: temporary round lots")
-    parser.add_argument("--history", type=Path, default=None, help="where to save the game record")
-    return parser.parse_args(argv)
+    rules.add(
+        "--twist-suit-rule",
+        "twist_suit_rule",
+        "whether a --twist-suit Twist may or must remove",
+        choices=("may", "must"),
+    )
+    rules.add(
+        "--round-lots",
+        "round_lots",
+        "variant: pairs go onto temporary round lots, then onto the round leader's lots",
+        shown="off",
+        action="store_true",
+    )
+    rules.add_rule_option()
+    parser.add_argument(
+        "--history",
+        type=Path,
+        default=None,
+        help="where to save the game record, one JSON object on one line "
+        "(default: runs/play/gendeneia-DATE-TIME.json)",
+    )
+    return parser, rules
 
 
-def _config(args: argparse.Namespace) -> GendeneiaConfig:
-    return GendeneiaConfig(
-        num_players=args.players,
-        max_rounds=args.rounds,
-        max_reshuffles=args.reshuffles,
-        discard_ends_turn=args.discard_ends_turn,
-        presum=args.presum,
-        twist_any=tuple(int(t) if str(t).isdigit() else t for t in args.twist_any),
-        twist_any_rule=args.twist_any_rule,
-        twist_suit=tuple(int(t) if str(t).isdigit() else t for t in args.twist_suit),
-        twist_suit_rule=args.twist_suit_rule,
-        round_lots=args.round_lots,
+def legend(presum: str | None) -> list[str]:
+    """What the screen's letters and numbers mean: suits, zeros, lot values, the score."""
+    suits = "; ".join(
+        f"{kind} {', '.join(f'{letter} {SUIT_NAMES[letter]}' for letter in letters)}"
+        for kind, letters in (("Choices", CHOICE_SUITS), ("Forces", FORCE_SUITS))
     )
+    value = {
+        None: "the sum of its Choices",
+        "ignore": "the sum of its Choices, those paired with Quills and those paired with Winds "
+        "totalled apart and the smaller total dropped (Twist-paired Choices always count)",
+        "subtract": "its Choices paired with Quills, minus those paired with Winds, plus those "
+        "paired with Twists",
+    }[presum]
+    return [
+        f"Cards are written number then suit letter: {suits}. A pair is Choice/Force "
+        "(3B/5Q: 3 of Blood with 5 of Quills). A zero counts as 12.",
+        f"Each lot shows its value in brackets, then its pairs. A lot's value is {value}; "
+        "score = |Collars - Blood| + |Hope - Blood|. The lowest score wins.",
+    ]
+
+
+def _lot_cell(lot: Sequence[tuple[int, int]], value: int) -> str:
+    """A lot as its value, then its written pairs (``(10) 3B/5Q 7B/2W``)."""
+    return " ".join([f"({value})", *(pair_name(*p) for p in lot)])
 
 
 class GendeneiaScreen:
@@ -125,27 +212,31 @@ class GendeneiaScreen:
             f"draw piles {view.draw_sizes[0]} Choices, {view.draw_sizes[1]} Forces"
         )
         grid = Table(title=title, title_justify="left")
-        for column in ("seat", "player", *LOT_NAMES, "values", "score"):
+        for column in ("seat", "player", "turn", *LOT_NAMES, "score"):
             grid.add_column(column, justify="right" if column == "score" else "left")
         for s in range(view.num_players):
-            marks = (" L" if s == view.leader else "") + (" >" if s == view.current_player else "")
+            turn = ["leads the round"] if s == view.leader else []
+            if s == view.current_player:
+                turn.append("to play")
             grid.add_row(
-                f"{s}{marks}",
+                str(s),
                 "you" if s == self.me else self.labels[s],
-                *(" ".join(pair_name(*p) for p in lot) or "-" for lot in view.lots[s]),
-                "/".join(str(v) for v in game.lot_values(s)),
+                ", ".join(turn),
+                *map(_lot_cell, view.lots[s], game.lot_values(s)),
                 str(view.scores[s]),
                 style="bold" if s == self.me else None,
             )
         if view.round_lots is not None:
             grid.add_row(
-                "round",
+                "round lots",
+                "",
                 "",
                 *(" ".join(pair_name(*p) for p in lot) or "-" for lot in view.round_lots),
                 "",
-                "",
             )
         self.console.print(grid)
+        for line in legend(game.config.presum):
+            self.console.print(f"[dim]{line}[/dim]")
         choice, force = view.hand
         if choice is not None and force is not None and not game.is_over:
             self.console.print(f"Your pair: [bold]{pair_name(choice, force)}[/bold]")
@@ -232,28 +323,40 @@ class Session:
     """One game: the engine, the bots, the screen and where the record is saved. Building it
     checks every option (``ValueError`` naming the bad one) before any card is dealt."""
 
-    def __init__(self, args: argparse.Namespace, prompter: Prompter, console: Console) -> None:
-        config = _config(args)
+    def __init__(
+        self, args: argparse.Namespace, prompter: Prompter, console: Console, rules: RuleOptions
+    ) -> None:
+        config = rules.config(args, args.players)
+        set_by = rules.set_by(args)
+        for twists in ("twist_any", "twist_suit"):
+            option = set_by.get(f"{twists}_rule")
+            if option and not getattr(config, twists):
+                raise ValueError(f"{option}: applies to the {twists} Twists, and none are set")
         n = config.num_players
         if not 0 <= args.seat < n:
-            raise ValueError(f"seat: must be 0-{n - 1}, got {args.seat!r}")
+            raise ValueError(f"--seat: must be 0-{n - 1} at a {n}-player table, got {args.seat}")
         self.specs = seat_bots(args.bots, n, args.seat)
-        self.bots = {
-            s: make_agent(spec, "gendeneia", config=config) for s, spec in self.specs.items()
-        }
-        for seat, bot in self.bots.items():
-            bot.reset(seed=None if args.seed is None else args.seed * 100 + seat)
-        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
-        self.path = args.history or Path("runs/play") / datetime.datetime.now().strftime(
-            "gendeneia-%Y%m%d-%H%M%S.json"
+        self.bots = make_bots(
+            self.specs,
+            "gendeneia",
+            config,
+            args.seed,
+            observation_size(config),
+            num_actions(config),
+            _table_for_size,
         )
+        self.path = history_path(
+            args.history,
+            Path("runs/play") / datetime.datetime.now().strftime("gendeneia-%Y%m%d-%H%M%S.json"),
+        )
+        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
         self.game = GendeneiaGame(config, seed=args.seed)
         labels = [self.specs.get(s, "you") for s in range(n)]
         self.screen = GendeneiaScreen(console, self.game, args.seat, labels)
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps(game_record(self.game), indent=1, ensure_ascii=False))
+        """Write the game record: one JSON object on one line (a one-record JSON Lines file)."""
+        self.path.write_text(json.dumps(game_record(self.game), ensure_ascii=False) + "\n")
 
     def step(self, seat: int) -> None:
         """One action of the seat to act, then a line saying what it did in public."""
@@ -309,8 +412,19 @@ class Session:
         console.print(f"the game record is saved to {self.path}")
 
 
+def _table_for_size(size: int) -> str | None:
+    """The table whose observations have ``size`` entries, in words."""
+    for n in range(2, 7):
+        for round_lots in (False, True):
+            if layout(n, round_lots)["size"][0] == size:
+                return f"a {n}-player table" + (" with round lots" if round_lots else "")
+    return None
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    return run_session(Session, parse_args(argv), stdin)
+    """Run the program; the exit code (2 for a bad option, via argparse)."""
+    parser, rules = build_parser()
+    return run_session(functools.partial(Session, rules=rules), parser, argv, stdin)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -21,68 +22,120 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from agents.base import make_agent
 from lith_env.betting import STRUCTURES
 from lith_env.cards import CARDS, card_id
-from lith_env.encoding import action_from_id, action_mask, encode
+from lith_env.encoding import (
+    action_from_id,
+    action_mask,
+    encode,
+    layout,
+    num_actions,
+    observation_size,
+)
 from lith_env.game import EXCUSE_VARIANTS, Action, LithConfig, LithGame, PlayerView
 from lith_env.hands import classify, hand_strength, tie_order
 from lith_env.history import save_records
 from lith_env.table import seat_status
 from tablegame.engine import as_action_id
-from tablegame.terminal import Prompter, Quit, run_session, seat_bots
+from tablegame.terminal import (
+    Prompter,
+    Quit,
+    RuleOptions,
+    bots_help,
+    history_path,
+    make_bots,
+    run_session,
+    seat_bots,
+    seed,
+)
 
 __all__ = ["main"]
 
 PHASE_NAMES = {"bet": "betting round", "exchange": "exchange"}
+QUALIFIER_NOTE = (
+    "qualifier, the first tie-break between hands of one category: kindred (all three cards "
+    "share a type: Personality, Location or Event) beats fortune (one card of each type) beats "
+    "neither (no shared type, and not one of each)"
+)
 
 
 def _name(card: int) -> str:
     return CARDS[card].name
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+def _bet_sizes(text: str) -> tuple[int, ...]:
+    """argparse type of ``--bet-sizes``: whole numbers separated by commas."""
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"three whole numbers separated by commas, such as 2,2,4, got {text!r}"
+        ) from None
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
+    """The program's options, and the part of them that sets the rules."""
     parser = argparse.ArgumentParser(
         prog="python -m lith_env.play",
         description=__doc__.split("\n\n")[0],
         epilog="Type the number of a choice; q (or Ctrl-D) leaves and saves the hands played.",
     )
-    parser.add_argument("--players", type=int, default=2, help="seats at the table (2-10)")
     parser.add_argument(
-        "--bots", default="tag", help="comma-separated agent specs for the other seats"
+        "--players", type=int, default=2, help="seats at the table, 2-10 (default: 2)"
     )
-    parser.add_argument("--seat", type=int, default=0, help="your seat")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the deals and the bots")
-    parser.add_argument("--chips", type=int, default=100, help="starting stack of every seat")
-    parser.add_argument("--ante", type=int, default=1)
-    parser.add_argument("--betting", choices=STRUCTURES, default="limit")
-    parser.add_argument("--bet-sizes", default="2,2,4", help="limit bet size of each betting round")
-    parser.add_argument("--max-raises", type=int, default=3, help="limit: raises per round")
-    parser.add_argument("--basic", action="store_true", help="the basic deck (no Pawns or Courts)")
-    parser.add_argument("--excuse", choices=EXCUSE_VARIANTS, default=None)
-    parser.add_argument("--hands", type=int, default=None, help="stop after this many hands")
-    parser.add_argument("--history", type=Path, default=None, help="where to save the hands")
-    return parser.parse_args(argv)
-
-
-def _config(args: argparse.Namespace) -> LithConfig:
-    try:
-        sizes = tuple(int(x) for x in args.bet_sizes.split(","))
-    except ValueError:
-        raise ValueError(
-            f"bet_sizes: three integers such as 2,2,4, got {args.bet_sizes!r}"
-        ) from None
-    return LithConfig(
-        num_players=args.players,
-        betting=args.betting,
-        bet_sizes=sizes,
-        max_raises=args.max_raises,
-        pawns_and_courts=not args.basic,
-        excuse=args.excuse,
-        starting_chips=args.chips,
-        ante=args.ante,
-        max_hands=args.hands,
+    parser.add_argument("--bots", default="tag", help=bots_help("lith", "tag"))
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, from 0 to players-1 (default: 0)"
     )
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=None,
+        help="seed of the deals and the bots, to play the same match again (default: a new "
+        "match every time)",
+    )
+    rules = RuleOptions(parser, "lith", LithConfig())
+    rules.add("--chips", "starting_chips", "starting stack of every seat", type=int)
+    rules.add("--ante", "ante", "chips every seat puts in before the deal", type=int)
+    rules.add("--betting", "betting", "betting structure", choices=STRUCTURES)
+    rules.add(
+        "--bet-sizes",
+        "bet_sizes",
+        "the bet size of each of the three betting rounds: under limit the fixed size, under "
+        "pot-limit and no-limit the smallest bet",
+        type=_bet_sizes,
+        metavar="A,B,C",
+    )
+    rules.add(
+        "--max-raises",
+        "max_raises",
+        "raises allowed per betting round after the bet (limit betting only)",
+        type=int,
+    )
+    rules.add(
+        "--basic",
+        "pawns_and_courts",
+        "play the basic deck, without the Pawns and Courts",
+        shown="off: the extended deck",
+        action="store_false",
+    )
+    rules.add("--excuse", "excuse", "add the Excuse as this variant", choices=EXCUSE_VARIANTS)
+    rules.add(
+        "--hands",
+        "max_hands",
+        "stop after this many hands",
+        shown="none: until one player holds every chip",
+        type=int,
+    )
+    rules.add_rule_option()
+    parser.add_argument(
+        "--history",
+        type=Path,
+        default=None,
+        help="where to save the finished hands, as JSON Lines "
+        "(default: runs/play/lith-DATE-TIME.jsonl)",
+    )
+    return parser, rules
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,7 +173,7 @@ class LithScreen:
             cards, pawns_and_courts=self.config.pawns_and_courts, excuse=self.config.excuse
         )
         return (
-            f"[bold]{' · '.join(names)}[/bold] — {kind.category} ({kind.qualifier}), "
+            f"[bold]{' · '.join(names)}[/bold] — {kind.category} (qualifier: {kind.qualifier}), "
             f"better than {100 * pct:.0f}% of hands"
         )
 
@@ -166,6 +219,7 @@ class LithScreen:
             )
         self.console.print(grid)
         self.console.print("Your hand: " + self.hand_line(view.cards))
+        self.console.print(f"[dim]{QUALIFIER_NOTE}[/dim]")
         for i, ex in enumerate(view.exchanges):
             if ex.my_discard is None or not ex.resolved:
                 continue
@@ -184,6 +238,8 @@ class LithScreen:
 
     def result(self, record: dict) -> None:
         """A finished hand: showdown cards (only those the rules show), pots, net chips."""
+        if record["showdown"]:
+            self.console.print(f"  [dim]{QUALIFIER_NOTE}[/dim]")
         for seat, cards in sorted(record["showdown"].items(), key=lambda kv: int(kv[0])):
             ids = [card_id(name) for name in cards]
             self.console.print(f"  {self.who(int(seat))} shows " + self.hand_line(ids))
@@ -232,13 +288,16 @@ def menu(game: LithGame, config: LithConfig) -> list[tuple[str, Action | None]]:
 
 
 def ask_action(prompter: Prompter, game: LithGame, config: LithConfig) -> Action:
+    """The person's action from the menu; a custom amount can go back to the menu."""
     options = menu(game, config)
-    _, action = options[prompter.choose([label for label, _ in options])]
-    if action is None:
+    while True:
+        _, action = options[prompter.choose([label for label, _ in options])]
+        if action is not None:
+            return action
         legal = game.hand.legal_actions()
-        amount = prompter.number(f"{legal.raise_kind} to", legal.min_to, legal.max_to)
-        action = Action(legal.raise_kind, amount=amount)
-    return action
+        amount = prompter.number(f"{legal.raise_kind} to", legal.min_to, legal.max_to, back=True)
+        if amount is not None:
+            return Action(legal.raise_kind, amount=amount)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,19 +308,34 @@ class Session:
     """One sitting: the match, the bots, the screen and where the hands are saved. Building
     it checks every option (``ValueError`` naming the bad one) before any card is dealt."""
 
-    def __init__(self, args: argparse.Namespace, prompter: Prompter, console: Console) -> None:
-        config = _config(args)
+    def __init__(
+        self, args: argparse.Namespace, prompter: Prompter, console: Console, rules: RuleOptions
+    ) -> None:
+        config = rules.config(args, args.players)
+        option = rules.set_by(args).get("max_raises")
+        if option and config.betting != "limit":
+            raise ValueError(
+                f"{option}: counts raises under limit betting only, and the betting is "
+                f"{config.betting}"
+            )
         n = config.num_players
         if not 0 <= args.seat < n:
-            raise ValueError(f"seat: must be 0-{n - 1}, got {args.seat!r}")
+            raise ValueError(f"--seat: must be 0-{n - 1} at a {n}-player table, got {args.seat}")
         self.specs = seat_bots(args.bots, n, args.seat)
-        self.bots = {s: make_agent(spec, "lith", config=config) for s, spec in self.specs.items()}
-        for seat, bot in self.bots.items():
-            bot.reset(seed=None if args.seed is None else args.seed * 100 + seat)
-        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
-        self.path = args.history or Path("runs/play") / datetime.datetime.now().strftime(
-            "lith-%Y%m%d-%H%M%S.json"
+        self.bots = make_bots(
+            self.specs,
+            "lith",
+            config,
+            args.seed,
+            observation_size(config),
+            num_actions(config),
+            _table_for_size,
         )
+        self.path = history_path(
+            args.history,
+            Path("runs/play") / datetime.datetime.now().strftime("lith-%Y%m%d-%H%M%S.jsonl"),
+        )
+        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
         self.game = LithGame(config, seed=args.seed, first_dealer=None)
         labels = [self.specs.get(s, "you") for s in range(n)]
         self.screen = LithScreen(console, config, args.seat, labels)
@@ -317,8 +391,16 @@ class Session:
             console.print(f"no hand was finished, so nothing was saved (would be {self.path})")
 
 
+def _table_for_size(size: int) -> str | None:
+    """The table whose observations have ``size`` entries, in words."""
+    players = [n for n in range(2, 11) if layout(n)["size"][0] == size]
+    return f"a {players[0]}-player table" if players else None
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    return run_session(Session, parse_args(argv), stdin)
+    """Run the program; the exit code (2 for a bad option, via argparse)."""
+    parser, rules = build_parser()
+    return run_session(functools.partial(Session, rules=rules), parser, argv, stdin)
 
 
 if __name__ == "__main__":

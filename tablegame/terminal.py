@@ -1,21 +1,46 @@
-"""Asking a person at the terminal: numbered menus that re-ask on bad input, and a clean way out.
+"""What the games' ``play`` programs share: asking a person at the terminal, and checking the
+options before any card is dealt.
 
-The games' ``play`` programs (``python -m lith_env.play``, ``python -m gendeneia_env.play``)
-read answers with :class:`Prompter`. Typing ``q`` or closing the input (Ctrl-D) raises
-:class:`Quit`, which the programs catch to save the session and say where.
+The programs (``python -m lith_env.play``, ``python -m gendeneia_env.play``) read answers with
+:class:`Prompter`: numbered menus that re-ask on bad input. Typing ``q`` or closing the input
+(Ctrl-D) raises :class:`Quit`, which the programs catch to save the session and say where.
+
+Their rule options are built with :class:`RuleOptions` (a flag for some rules, ``--rule
+key=value`` for every rule, one rule set twice is an error), their bots with :func:`make_bots`
+(an unknown agent, or a trained model that does not fit the table, is an error), and
+:func:`run_session` turns any bad option into argparse's error: a message naming the option,
+exit code 2, no traceback, nothing of the table shown.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
 
-__all__ = ["Prompter", "Quit", "run_session", "seat_bots"]
+from agents.base import AGENTS, Agent, make_agent
+from agents.rules import game_config, parse_rules, rule_names
+
+__all__ = [
+    "Prompter",
+    "Quit",
+    "RuleOptions",
+    "agent_names",
+    "bots_help",
+    "history_path",
+    "make_bots",
+    "run_session",
+    "seat_bots",
+    "seed",
+]
 
 QUIT_WORDS = ("q", "quit", "exit")
+BACK_WORDS = ("", "b", "back")
 
 
 class Quit(Exception):  # noqa: N818 - a request, not an error
@@ -59,10 +84,14 @@ class Prompter:
                 + ", ".join(f"{i} ({text})" for i, text in enumerate(options, start=1))
             )
 
-    def number(self, what: str, low: int, high: int) -> int:
-        """An integer from ``low`` to ``high``."""
+    def number(self, what: str, low: int, high: int, back: bool = False) -> int | None:
+        """An integer from ``low`` to ``high``. With ``back``, an empty answer or ``b`` returns
+        ``None``: the person wants the previous menu again."""
+        way_back = "; Enter or b: back to the menu" if back else ""
         while True:
-            answer = self._read(f"{what} ({low}-{high}, q to quit): ")
+            answer = self._read(f"{what} ({low}-{high}{way_back}; q to quit): ")
+            if back and answer.lower() in BACK_WORDS:
+                return None
             try:
                 value = int(answer)
             except ValueError:
@@ -75,25 +104,223 @@ class Prompter:
         self._read(prompt)
 
 
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+def seed(text: str) -> int:
+    """argparse type of ``--seed``: a non-negative whole number."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative whole number, got {text!r}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A config default as a person would type it on the command line."""
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value) or "none"
+    return str(value)
+
+
+def _rule_default(name: str, value: Any) -> str:
+    """A rule's default as ``--rule`` help lists it (``ante=1``, ``excuse unset``)."""
+    if value is None:
+        return f"{name} unset"
+    if value == ():
+        return f"{name} empty"
+    return f"{name}={_shown(value)}"
+
+
+class RuleOptions:
+    """The options of a play program that set the game's rules.
+
+    A rule flag stores under its config field and has no default in the parsed options, so
+    only the flags given appear there; its help shows the config's default. ``--rule
+    key=value`` sets any rule of the game. :meth:`config` builds the game's config and turns
+    every problem into a ``ValueError`` naming the option.
+    """
+
+    def __init__(self, parser: argparse.ArgumentParser, game: str, defaults: Any) -> None:
+        self.parser, self.game, self.defaults = parser, game, defaults
+        self.flags: dict[str, str] = {"num_players": "--players"}  # config field -> its flag
+
+    def add(
+        self, flag: str, field: str, text: str, shown: str | None = None, **kwargs: Any
+    ) -> None:
+        """A flag for the rule ``field``; ``shown``: its default in words, if not the config's."""
+        default = _shown(getattr(self.defaults, field)) if shown is None else shown
+        self.flags[field] = flag
+        if "action" not in kwargs and "choices" not in kwargs:
+            kwargs.setdefault("metavar", flag.lstrip("-").upper().replace("-", "_"))
+        self.parser.add_argument(
+            flag,
+            dest=field,
+            default=argparse.SUPPRESS,
+            help=f"{text} (default: {default})",
+            **kwargs,
+        )
+
+    def add_rule_option(self) -> None:
+        """``--rule key=value``, repeatable; call after the rule flags."""
+        defaults = ", ".join(
+            _rule_default(name, getattr(self.defaults, name)) for name in rule_names(self.game)
+        )
+        self.parser.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="set a rule of the game; repeat for several. A rule set by its own flag "
+            f"cannot be set again here. The rules and their defaults: {defaults}",
+        )
+
+    def config(self, args: argparse.Namespace, num_players: int) -> Any:
+        """The game's config from the rule flags given and the ``--rule`` options."""
+        given = {field: getattr(args, field) for field in self.flags if hasattr(args, field)}
+        rules = parse_rules(args.rule, self.game)
+        keys = [text.partition("=")[0].strip() for text in args.rule]
+        for key in rules:
+            if keys.count(key) > 1:
+                raise ValueError(f"--rule {key}: given {keys.count(key)} times; give it once")
+            if key in given:
+                raise ValueError(f"{self.flags[key]} and --rule {key} both set {key}; give it once")
+        try:
+            return game_config(self.game, num_players, {**given, **rules})
+        except ValueError as error:
+            raise ValueError(self._name_option(str(error), args)) from None
+
+    def set_by(self, args: argparse.Namespace) -> dict[str, str]:
+        """The rules the person set, each with the option that set it (``--chips``,
+        ``--rule ante``); rules left at their defaults are not in it."""
+        options = {field: flag for field, flag in self.flags.items() if hasattr(args, field)}
+        for text in args.rule:
+            key = text.partition("=")[0].strip()
+            options[key] = f"--rule {key}"
+        return options
+
+    def _name_option(self, message: str, args: argparse.Namespace) -> str:
+        """A config error (``"field: why"``) as the option that set the field says it."""
+        field, sep, why = message.partition(":")
+        option = self.set_by(args).get(field) or self.flags.get(field)
+        return f"{option}:{why}" if sep and option else message
+
+
+def agent_names(game: str) -> list[str]:
+    """The names of the built-in agents of a game, ``ppo`` included."""
+    import agents.gendeneia
+    import agents.lith
+    import agents.ppo  # noqa: F401  (each registers its agents)
+
+    return sorted(AGENTS[game])
+
+
+def bots_help(game: str, default: str) -> str:
+    """The help text of ``--bots``, listing the built-in agents."""
+    return (
+        "comma-separated agent specs for the other seats, in seat order, the list repeated if "
+        f"it is short. Built-in agents: {', '.join(agent_names(game))}; name:key=value sets a "
+        f"parameter, ppo:PATH plays a trained model (default: {default})"
+    )
+
+
 def seat_bots(specs: str, players: int, me: int) -> dict[int, str]:
     """The agent spec at every seat but ``me``: the list in seat order, repeated if short."""
     names = [s.strip() for s in specs.split(",") if s.strip()]
     if not names:
-        raise ValueError("bots: give at least one agent spec, e.g. --bots tag,bluffer")
+        raise ValueError("--bots: give at least one agent spec, e.g. --bots tag,bluffer")
     if len(names) > players - 1:
-        raise ValueError(f"bots: {len(names)} given for {players - 1} seats: {specs!r}")
+        raise ValueError(f"--bots: {len(names)} given for {players - 1} seats: {specs!r}")
     others = [s for s in range(players) if s != me]
     return {seat: names[i % len(names)] for i, seat in enumerate(others)}
 
 
-def run_session(session_type: type, args: Any, stdin: TextIO | None = None) -> int:
-    """Build a play session from parsed options and run it; a bad option (``ValueError``
-    while building, before any deal) is printed and gives exit code 2."""
+def make_bots(
+    specs: Mapping[int, str],
+    game: str,
+    config: Any,
+    seed: int | None,
+    observation_size: int,
+    num_actions: int,
+    table_for_size: Callable[[int], str | None] = lambda size: None,
+) -> dict[int, Agent]:
+    """The bot at every seat of ``specs``, reset with its seed. An unknown agent, or a model
+    whose observation or action space is not this table's, is a ``ValueError`` naming the
+    seat; ``table_for_size`` names the table an observation size belongs to, for the message."""
+    bots: dict[int, Agent] = {}
+    for seat, spec in specs.items():
+        try:
+            bot = make_agent(spec, game, config=config)
+        except ValueError as error:
+            raise ValueError(f"--bots: seat {seat}: {error}") from None
+        problems = _misfits(bot, observation_size, num_actions)
+        if problems:
+            size = problems[0][1]
+            trained = table_for_size(size) if problems[0][0] == "observation" else None
+            raise ValueError(
+                f"--bots: seat {seat}: the model of {spec!r} does not fit this table: it takes "
+                + " and ".join(
+                    f"{what}s of size {theirs} where this table has {ours}"
+                    for what, theirs, ours in problems
+                )
+                + (f" (its observations are those of {trained})" if trained else "")
+                + "; a trained model plays only the player count and rules it was trained for"
+            )
+        bot.reset(seed=None if seed is None else seed * 100 + seat)
+        bots[seat] = bot
+    return bots
+
+
+def _misfits(bot: Agent, observation_size: int, num_actions: int) -> list[tuple[str, Any, int]]:
+    """(space, the model's size, the table's size) for each space of a model-backed bot
+    (``ppo``) that differs from the table's; empty for other bots."""
+    model = getattr(bot, "model", None)
+    if model is None:
+        return []
+    problems = []
+    shape = tuple(getattr(getattr(model, "observation_space", None), "shape", None) or ())
+    if shape != (observation_size,):
+        problems.append(("observation", shape[0] if len(shape) == 1 else shape, observation_size))
+    actions = getattr(getattr(model, "action_space", None), "n", None)
+    if actions is not None and int(actions) != num_actions:
+        problems.append(("action", int(actions), num_actions))
+    return problems
+
+
+def history_path(given: Path | None, default: Path) -> Path:
+    """Where the session is saved: ``--history`` or ``default``. Its folder is made now, so a
+    path that cannot be written is an error before the game rather than after a hand."""
+    path = given if given is not None else default
+    if path.is_dir():
+        raise ValueError(f"--history: {str(path)!r} is a folder; give a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"--history: cannot make the folder of {str(path)!r}: {error}") from None
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"--history: {str(path)!r} cannot be written")
+    return path
+
+
+def run_session(
+    session_type: type,
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+) -> int:
+    """Parse the options, build a play session and run it. A bad option (argparse's own, or
+    a ``ValueError`` while building, before any deal) is ``parser.error``: the message on
+    standard error, exit code 2."""
+    args = parser.parse_args(argv)
     console = Console(highlight=False, soft_wrap=True)  # long lines wrap in the terminal
     try:
         session = session_type(args, Prompter(console, stdin), console)
     except ValueError as error:
-        console.print(f"[red]error:[/red] {error}")
-        return 2
+        parser.error(str(error))
     session.run()
     return 0
