@@ -43,6 +43,20 @@ class PPOAgent:
             self.seed = seed
             self.model.set_random_seed(seed)
 
+    def misfits(self, observation_size: int, num_actions: int) -> list[tuple[str, Any, int]]:
+        """(space, the model's size, the table's size) for each space of the model that
+        differs from a table's: empty when the model can play there."""
+        problems: list[tuple[str, Any, int]] = []
+        shape = tuple(self.model.observation_space.shape or ())
+        if shape != (observation_size,):
+            problems.append(
+                ("observation", shape[0] if len(shape) == 1 else shape, observation_size)
+            )
+        actions = getattr(self.model.action_space, "n", None)
+        if actions is not None and int(actions) != num_actions:
+            problems.append(("action", int(actions), num_actions))
+        return problems
+
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         obs = np.asarray(observation, dtype=np.float32)
         expected = self.model.observation_space.shape

@@ -258,7 +258,8 @@ def make_bots(
             bot = make_agent(spec, game, config=config)
         except ValueError as error:
             raise ValueError(f"--bots: seat {seat}: {error}") from None
-        problems = _misfits(bot, observation_size, num_actions)
+        misfits = getattr(bot, "misfits", None)  # model-backed bots (ppo) say what differs
+        problems = misfits(observation_size, num_actions) if misfits else []
         if problems:
             size = problems[0][1]
             trained = table_for_size(size) if problems[0][0] == "observation" else None
@@ -274,22 +275,6 @@ def make_bots(
         bot.reset(seed=None if seed is None else seed * 100 + seat)
         bots[seat] = bot
     return bots
-
-
-def _misfits(bot: Agent, observation_size: int, num_actions: int) -> list[tuple[str, Any, int]]:
-    """(space, the model's size, the table's size) for each space of a model-backed bot
-    (``ppo``) that differs from the table's; empty for other bots."""
-    model = getattr(bot, "model", None)
-    if model is None:
-        return []
-    problems = []
-    shape = tuple(getattr(getattr(model, "observation_space", None), "shape", None) or ())
-    if shape != (observation_size,):
-        problems.append(("observation", shape[0] if len(shape) == 1 else shape, observation_size))
-    actions = getattr(getattr(model, "action_space", None), "n", None)
-    if actions is not None and int(actions) != num_actions:
-        problems.append(("action", int(actions), num_actions))
-    return problems
 
 
 def history_path(given: Path | None, default: Path) -> Path:
