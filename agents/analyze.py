@@ -2,9 +2,10 @@
 
     python -m agents.analyze RESULTS_DIR [--bluff-equity 0.3]
 
-Reads ``decisions.jsonl`` written by ``python -m agents.tournament --out RESULTS_DIR``, prints
-per-agent tables (every rate with its count and denominator) and writes ``analytics.json`` and
-the plots ``bet_frequency.png`` and ``exchange_by_category.png`` into the same folder.
+Reads ``decisions.jsonl`` written by ``python -m agents.tournament --out RESULTS_DIR`` (a Lith
+tournament played one table at a time, or ``--batched --record all|N``), prints per-agent tables
+(every rate with its count and denominator) and writes ``analytics.json`` and the plots
+``bet_frequency.png`` and ``exchange_by_category.png`` into the same folder.
 """
 
 from __future__ import annotations
@@ -18,39 +19,111 @@ from agents.analytics import BLUFF_EQUITY, RATES, agent_report, format_rate
 
 __all__ = ["main"]
 
+NO_DECISIONS = (
+    "no decisions recorded in {folder!r}: run the tournament without --batched, or with "
+    "--batched --record all|N (and --out there)"
+)
+# What agent_report reads of every decision.
+DECISION_FIELDS = (
+    "agent",
+    "phase",
+    "kind",
+    "card",
+    "cards",
+    "facing_bet",
+    "equity",
+    "percentile",
+    "hand",
+)
+OUTCOME_FIELDS = ("won", "showdown", "others_folded")
 
-def main(argv: Sequence[str] | None = None) -> int:
+
+def _bluff_equity(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 <= value <= 1:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be an equity from 0 to 1, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m agents.analyze`` (every option's help shows its
+    default)."""
     parser = argparse.ArgumentParser(
         prog="python -m agents.analyze",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("results", help="a folder written by agents.tournament --out")
-    parser.add_argument("--bluff-equity", type=float, default=BLUFF_EQUITY, help="bluff threshold")
-    args = parser.parse_args(argv)
-    folder = Path(args.results)
-    path = folder / "decisions.jsonl"
-    if not path.is_file():
-        parser.error(
-            f"no decisions.jsonl in {str(folder)!r} (run agents.tournament --game lith --out there)"
-        )
-    results = (
-        json.loads((folder / "results.json").read_text())
-        if (folder / "results.json").is_file()
-        else {}
+    parser.add_argument(
+        "results",
+        metavar="RESULTS_DIR",
+        help="a folder written by python -m agents.tournament --game lith --out RESULTS_DIR; "
+        "analytics.json and the plots are written there too (required)",
     )
-    from lith_env.game import LithConfig
+    parser.add_argument(
+        "--bluff-equity",
+        type=_bluff_equity,
+        default=BLUFF_EQUITY,
+        metavar="EQUITY",
+        help="a bet or raise with showdown equity below this (0 to 1) counts as a bluff "
+        "(default: %(default)s)",
+    )
+    return parser
 
-    config = LithConfig(num_players=results.get("players", 2), **results.get("rules", {}))
+
+def _read_decisions(path: Path, parser: argparse.ArgumentParser) -> list[dict]:
     decisions = []
     with open(path) as f:
         for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
             try:
-                decisions.append(json.loads(line))
+                decision = json.loads(line)
             except json.JSONDecodeError as error:
                 parser.error(f"{path}:{number}: not a JSON decision ({error})")
+            if not isinstance(decision, dict):
+                parser.error(f"{path}:{number}: a decision is a JSON object, got {line.strip()!r}")
+            missing = [k for k in (*DECISION_FIELDS, *OUTCOME_FIELDS) if k not in decision]
+            if missing:
+                parser.error(f"{path}:{number}: the decision has no {', '.join(missing)}")
+            decisions.append(decision)
+    return decisions
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    folder = Path(args.results)
+    if not folder.is_dir():
+        parser.error(f"RESULTS_DIR: no folder {str(folder)!r}")
+    results_path = folder / "results.json"
+    results = {}
+    if results_path.is_file():
+        try:
+            results = json.loads(results_path.read_text())
+        except json.JSONDecodeError as error:
+            parser.error(f"{results_path}: not JSON ({error})")
+    if results.get("game", "lith") != "lith":
+        parser.error(
+            f"RESULTS_DIR: {str(folder)!r} holds a {results['game']} tournament; the analytics "
+            "are of Lith betting and exchanges"
+        )
+    path = folder / "decisions.jsonl"
+    if not path.is_file():
+        parser.error(NO_DECISIONS.format(folder=str(folder)))
+    decisions = _read_decisions(path, parser)
+    if not decisions:
+        parser.error(NO_DECISIONS.format(folder=str(folder)))
+    from lith_env.game import LithConfig
+
+    try:
+        config = LithConfig(num_players=results.get("players", 2), **results.get("rules", {}))
+    except (TypeError, ValueError) as error:
+        parser.error(f"{results_path}: its players and rules make no Lith table ({error})")
     report = agent_report(decisions, config, bluff_equity=args.bluff_equity)
-    print_report(report, args.bluff_equity)
+    print_report(report, args.bluff_equity, results.get("recorded"))
     (folder / "analytics.json").write_text(json.dumps(report, indent=2))
     from agents.plots import plot_analytics
 
@@ -59,8 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def print_report(report: dict, bluff_equity: float) -> None:
+def print_report(report: dict, bluff_equity: float, recorded: dict | None = None) -> None:
+    """Every rate of every agent as a rich table (``recorded``: results.json's count of the
+    hands whose decisions were kept, to say when they are a sample)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -68,12 +144,17 @@ def print_report(report: dict, bluff_equity: float) -> None:
     table = Table(title=f"Strategy by agent (bluff: a bet or raise with equity < {bluff_equity})")
     table.add_column("rate (count/of)")
     for agent in agents:
-        table.add_column(agent, justify="right")
+        table.add_column(escape(agent), justify="right", overflow="fold")
     for name in RATES:
         table.add_row(name, *(format_rate(report[agent]["rates"].get(name)) for agent in agents))
     gains = [report[a]["mean exchange gain"] for a in agents]
     table.add_row("exchange gain", *("-" if g is None else f"{g:+.3f}" for g in gains))
     console.print(table)
+    if recorded and 0 < recorded.get("decisions", 0) < recorded.get("of", 0):
+        console.print(
+            f"[dim]from the decisions of a sample of {recorded['decisions']:,} of the "
+            f"tournament's {recorded['of']:,} hands[/dim]"
+        )
 
 
 if __name__ == "__main__":

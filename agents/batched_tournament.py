@@ -6,39 +6,75 @@ by :class:`lith_env.batched.BatchedLith`, and each agent decides for all the tab
 is to act in one ``act_batch`` call. Agents without randomness (``caller``, ``rock``, ``tag``,
 ``ppo:PATH`` played deterministically) give exactly the results of the per-table tournament;
 agents that draw random numbers draw them from their own generator, seeded once from the
-tournament's seed, not reseeded per block. No hand histories or analytics are kept.
+tournament's seed, not reseeded per block.
+
+Records on request (``record="all"`` or a number of hands): the batched engine keeps no log of
+a table's actions, so the tournament keeps the action ids it gave each recorded table and, when
+the hand is over, replays them on the reference engine (:class:`lith_env.game.LithHand`) from
+the same deal. The engines are exact twins (same states for the same actions), so the replay
+gives the hand record (``lith_env.history`` format, replayable with ``replay_hand``) and the
+analytics decisions exactly as the per-table tournament writes them; the replayed hand's chips
+are checked against the batched engine's.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 
 from agents.base import act_batch, make_agent
-from agents.tournament import BlockResult, TournamentSpec, _seed, summarize
+from agents.tournament import (
+    BlockResult,
+    TournamentSpec,
+    _decision,
+    _seed,
+    keep_lith_hand,
+    lith_deal,
+    new_lith_hand,
+    summarize,
+)
 from lith_env.batched import BatchedLith
 
-__all__ = ["run_batched_tournament"]
+__all__ = ["recorded_hands", "run_batched_tournament"]
 
 
-def _deal(config, deal: int) -> tuple[list[int], int, bool]:
-    """The deck order, dealer and demon coin of a deal, as the per-table tournament draws them."""
-    rng = random.Random(deal)
-    order = list(config.deck)
-    rng.shuffle(order)
-    return order, rng.randrange(config.num_players), rng.random() < 0.5
+def recorded_hands(spec: TournamentSpec, record: int | str | None) -> set[tuple[int, int]]:
+    """The hands to record, as (block, rotation): none, ``"all"``, or a sample of ``record``
+    hands drawn without replacement by a generator seeded from the tournament's seed."""
+    n = spec.players
+    total = spec.num_blocks() * n
+    if record is None:
+        return set()
+    if record == "all":
+        chosen = range(total)
+    elif type(record) is int and 1 <= record <= total:
+        rng = np.random.default_rng(_seed(spec.seed, 2024))
+        chosen = rng.choice(total, size=record, replace=False).tolist()
+    else:
+        raise ValueError(
+            f"record: must be None, 'all' or a number of hands from 1 to {total}, got {record!r}"
+        )
+    return {(i // n, i % n) for i in chosen}
 
 
 def run_batched_tournament(
-    spec: TournamentSpec, tables_per_batch: int = 4096, progress: bool = False
+    spec: TournamentSpec,
+    tables_per_batch: int = 4096,
+    progress: bool = False,
+    record: int | str | None = None,
 ) -> dict[str, Any]:
-    """Play ``spec`` (Lith only) in batches of up to ``tables_per_batch`` tables."""
+    """Play ``spec`` (Lith only) in batches of up to ``tables_per_batch`` tables; keep the
+    decisions and hand records of the hands ``record`` asks for (see :func:`recorded_hands`).
+    ``spec.histories`` must be off (records come from ``record``); ``spec.analytics`` is a
+    per-table setting and is not read."""
     if spec.game != "lith":
         raise ValueError(f"batched tournaments play Lith only, got game {spec.game!r}")
     if spec.histories:
-        raise ValueError("histories: the batched tournament keeps no hand records")
+        raise ValueError("histories: the batched tournament records with record='all' or N")
+    if not (type(tables_per_batch) is int and tables_per_batch >= 1):
+        raise ValueError(f"tables_per_batch: must be a positive integer, got {tables_per_batch!r}")
+    sample = recorded_hands(spec, record)
     config = spec.config()
     agents = [make_agent(name, "lith", config=config) for name in spec.agents]
     for i, agent in enumerate(agents):
@@ -61,7 +97,7 @@ def run_batched_tournament(
     try:
         for start in range(0, len(games), tables_per_batch):
             chunk = games[start : start + tables_per_batch]
-            _play_chunk(spec, config, agents, chunk, results)
+            _play_chunk(spec, config, agents, chunk, results, sample)
             if bar:
                 bar.advance(job, len(chunk))
     finally:
@@ -70,7 +106,11 @@ def run_batched_tournament(
     return summarize(spec, [results[b] for b in sorted(results)])
 
 
-def _play_chunk(spec, config, agents, chunk, results) -> None:
+def _deal_number(spec: TournamentSpec, block: int, rotation: int) -> int:
+    return _seed(spec.seed, block) if spec.duplicate else _seed(spec.seed, block, rotation)
+
+
+def _play_chunk(spec, config, agents, chunk, results, sample) -> None:
     n = spec.players
     tables = spec.tables()
     seatings = np.array(
@@ -79,10 +119,7 @@ def _play_chunk(spec, config, agents, chunk, results) -> None:
             for b, r in chunk
         ]
     )
-    deals = [
-        _deal(config, _seed(spec.seed, b) if spec.duplicate else _seed(spec.seed, b, r))
-        for b, r in chunk
-    ]
+    deals = [lith_deal(config, _deal_number(spec, b, r)) for b, r in chunk]
     engine = BatchedLith(config, len(chunk), episode="hand")
     engine.reset_to_decks(
         np.array([d[0] for d in deals]),
@@ -91,6 +128,8 @@ def _play_chunk(spec, config, agents, chunk, results) -> None:
     )
     actions = np.zeros(len(chunk), dtype=np.int64)
     rows = np.arange(len(chunk))
+    logged = np.array([i for i, game in enumerate(chunk) if game in sample], dtype=np.int64)
+    logs: dict[int, list[int]] = {int(i): [] for i in logged}
     while not engine.match_over.all():
         current = engine.current
         acting = current >= 0
@@ -100,11 +139,49 @@ def _play_chunk(spec, config, agents, chunk, results) -> None:
             if len(mine):
                 observations = engine.encode(current[mine], mine)
                 actions[mine] = act_batch(agent, observations, engine.action_masks(mine))
+        live = logged[~engine.match_over[logged]]
+        for i, action_id in zip(live.tolist(), actions[live].tolist(), strict=True):
+            logs[i].append(action_id)
         engine.step(actions)
     net = engine.returns()
-    for i, (b, _) in enumerate(chunk):
+    for i, (b, r) in enumerate(chunk):
         result = results[b]
-        for seat, agent_index in enumerate(seatings[i].tolist()):
+        seating = seatings[i].tolist()
+        for seat, agent_index in enumerate(seating):
             result.totals[agent_index] = result.totals.get(agent_index, 0) + int(net[i, seat])
             result.plays[agent_index] = result.plays.get(agent_index, 0) + 1
-        result.games.append([(int(a), -int(net[i, s])) for s, a in enumerate(seatings[i])])
+        result.games.append([(a, -int(net[i, s])) for s, a in enumerate(seating)])
+        if i in logs:
+            replayed = _replay(spec, config, seating, _deal_number(spec, b, r), logs[i], result, r)
+            if replayed != net[i].tolist():
+                raise RuntimeError(
+                    f"block {b}, rotation {r}: the reference engine's replay ends with {replayed}, "
+                    f"the batched engine with {net[i].tolist()}"
+                )
+
+
+def _replay(
+    spec: TournamentSpec,
+    config,
+    seating: list[int],
+    deal: int,
+    action_ids: list[int],
+    result: BlockResult,
+    rotation: int,
+) -> list[int]:
+    """Replay one table's action ids on the reference engine from its deal; add the hand's
+    decisions and record to ``result`` (as the per-table tournament does); return its net."""
+    from lith_env.encoding import action_from_id
+
+    hand = new_lith_hand(config, deal)
+    decisions = []
+    for action_id in action_ids:
+        seat = hand.current
+        action = action_from_id(hand, action_id)
+        decisions.append(_decision(hand, seat, seating[seat], action))
+        hand.apply(action)
+    if not hand.is_over:
+        raise RuntimeError(f"block {result.index}, rotation {rotation}: the replay is not over")
+    hand_id = f"{result.index}:{rotation}"
+    keep_lith_hand(spec, hand, seating, deal, hand_id, decisions, result, record=True)
+    return hand.net()

@@ -6,15 +6,21 @@
         --games 600 --out results/gendeneia
 
 Tables: heads-up, every pairing of the agents; with more seats, every combination of agents
-that fills a table (or, with fewer agents than seats, the agents repeated round the table).
+that fills a table (or, with fewer agents than seats, the agents repeated round the table);
+``--lineup`` plays one fixed table instead.
 
 Duplicate dealing (the default): a *block* is one deal (Lith: the shuffled deck, the dealer
 seat, the demon coin; Gendeneía: the seed of every shuffle) played once in every rotation of
 the seating, so every agent holds every seat's cards; card luck cancels within a block. With
-``--plain`` each rotation gets its own deal instead. Blocks are independent, so an agent's
-per-block results give a Student-t 95% interval for its mean. Every random choice (deals,
-agents' own randomness, reseeded per block) follows from ``--seed`` and the block number, so
-any number of worker processes gives the same results.
+``--plain`` each rotation gets its own deal instead. Either way a block is ``--players`` hands
+or games, and ``--hands``/``--games`` (per table) must be a whole number of blocks. Blocks are
+independent, so an agent's per-block results give a Student-t 95% interval for its mean. Every
+random choice (deals, agents' own randomness, reseeded per block) follows from ``--seed`` and
+the block number, so any number of worker processes gives the same results.
+
+Agents are labelled by their spec as given (``tag``, ``bluffer:freq=0.3``,
+``ppo:runs/x/model.zip``): the same label in the printed tables, results.json/csv, records,
+decisions and plots.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from __future__ import annotations
 import argparse
 import csv
 import functools
+import inspect
 import itertools
 import json
+import math
 import multiprocessing
 import random
 from collections.abc import Sequence
@@ -33,12 +41,21 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import make_agent
+from agents.base import AGENTS, make_agent
 from agents.rules import GAMES, game_config, parse_rules
 from agents.stats import mean_interval, rate_games
 from tablegame.engine import as_action_id
 
-__all__ = ["BlockResult", "TournamentSpec", "main", "run_tournament"]
+__all__ = [
+    "BlockResult",
+    "TournamentSpec",
+    "check_units",
+    "main",
+    "print_result",
+    "run_tournament",
+    "summarize",
+    "write_outputs",
+]
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,24 @@ class TournamentSpec:
     analytics: bool = True
     lineup: tuple[int, ...] | None = None  # one fixed table of agent indices, e.g. (0, 1, 1)
 
+    def __post_init__(self) -> None:
+        # An agent's label is its spec as given (surrounding spaces dropped): results, records,
+        # decisions and plots all name it so, so two agents may not share one.
+        labels = tuple(a.strip() if isinstance(a, str) else a for a in self.agents)
+        object.__setattr__(self, "agents", labels)
+        for i, label in enumerate(labels):
+            if label in labels[:i]:
+                raise ValueError(
+                    f"agents: {label!r} is listed twice (seat copies of one agent with a lineup)"
+                )
+        if not (type(self.players) is int and self.players >= 1):
+            raise ValueError(f"players: must be a positive integer, got {self.players!r}")
+        if not (type(self.units) is int and self.units >= self.players):
+            raise ValueError(
+                f"units: must be at least one block ({self.players}, one hand or game per "
+                f"rotation of the seating), got {self.units!r}"
+            )
+
     def config(self):
         return game_config(self.game, self.players, self.rules)
 
@@ -71,7 +106,9 @@ class TournamentSpec:
         return [tuple(i % m for i in range(n))]
 
     def blocks_per_table(self) -> int:
-        return max(1, self.units // self.players)
+        """Blocks of ``players`` hands or games per table: ``units // players`` (a remainder
+        short of a whole block is not played; the command line rejects one)."""
+        return self.units // self.players
 
     def num_blocks(self) -> int:
         return len(self.tables()) * self.blocks_per_table()
@@ -89,6 +126,7 @@ class BlockResult:
     games: list[list[tuple[int, float]]]  # per hand/game: (agent index, result) for ratings
     records: list[dict] = field(default_factory=list)
     decisions: list[dict] = field(default_factory=list)
+    analysed: int = 0  # hands whose decisions are in ``decisions``
 
 
 def _seed(*parts: int) -> int:
@@ -127,24 +165,34 @@ def play_block(spec: TournamentSpec, index: int) -> BlockResult:
 # Lith
 
 
-def _play_lith(spec, config, agents, seating, deal, result: BlockResult) -> None:
-    from lith_env.encoding import action_from_id, action_mask, encode
-    from lith_env.game import LithHand
-    from lith_env.history import hand_record
-
+def lith_deal(config, deal: int) -> tuple[list[int], int, bool]:
+    """The deck order (top first), dealer and demon coin of a Lith deal number."""
     rng = random.Random(deal)
     order = list(config.deck)
     rng.shuffle(order)
-    dealer = rng.randrange(config.num_players)
-    hand = LithHand(config, config.stacks, dealer, order, demon_heads=rng.random() < 0.5)
-    decisions = []
+    return order, rng.randrange(config.num_players), rng.random() < 0.5
+
+
+def new_lith_hand(config, deal: int):
+    """A fresh ``LithHand`` of deal number ``deal``, every seat with its starting stack."""
+    from lith_env.game import LithHand
+
+    order, dealer, demon = lith_deal(config, deal)
+    return LithHand(config, config.stacks, dealer, order, demon_heads=demon)
+
+
+def _play_lith(spec, config, agents, seating, deal, result: BlockResult) -> None:
+    from lith_env.encoding import action_from_id, action_mask, encode
+
+    hand = new_lith_hand(config, deal)
+    decisions: list[dict[str, Any]] | None = [] if spec.analytics else None
     while not hand.is_over:
         seat = hand.current
         agent_index = seating[seat]
         observation = encode(hand.observe(seat), config)
         mask = action_mask(hand)
         action = action_from_id(hand, as_action_id(agents[agent_index].act(observation, mask)))
-        if spec.analytics:
+        if decisions is not None:
             decisions.append(_decision(hand, seat, agent_index, action))
         hand.apply(action)
     net = hand.net()
@@ -152,20 +200,40 @@ def _play_lith(spec, config, agents, seating, deal, result: BlockResult) -> None
         result.totals[agent_index] = result.totals.get(agent_index, 0) + net[seat]
         result.plays[agent_index] = result.plays.get(agent_index, 0) + 1
     result.games.append([(a, -net[s]) for s, a in enumerate(seating)])  # lower is better
-    if spec.histories:
-        record = hand_record(hand, seed=deal)
-        record["agents"] = [spec.agents[a] for a in seating]
-        result.records.append(record)
-    if decisions:
-        folded_out = not hand.showdown  # a fold win: everyone but the winner folded
-        hand_id = f"{result.index}:{len(result.games) - 1}"
-        for d in decisions:
-            seat = d.pop("seat")
-            d["hand"] = hand_id
-            d["won"] = net[seat] > 0
-            d["showdown"] = seat in hand.showdown
-            d["others_folded"] = folded_out and net[seat] > 0
-            result.decisions.append(d)
+    hand_id = f"{result.index}:{len(result.games) - 1}"
+    keep_lith_hand(spec, hand, seating, deal, hand_id, decisions, result, record=spec.histories)
+
+
+def keep_lith_hand(
+    spec: TournamentSpec,
+    hand,
+    seating: Sequence[int],
+    deal: int,
+    hand_id: str,
+    decisions: list[dict[str, Any]] | None,
+    result: BlockResult,
+    record: bool,
+) -> None:
+    """Add a finished hand's decisions (from :func:`_decision`, annotated with the hand's
+    outcome; ``None``: none kept) and, with ``record``, its history record to ``result``."""
+    from lith_env.history import hand_record
+
+    net = hand.net()
+    if record:
+        entry = hand_record(hand, seed=deal)
+        entry["agents"] = [spec.agents[a] for a in seating]
+        result.records.append(entry)
+    if decisions is None:
+        return
+    result.analysed += 1
+    folded_out = not hand.showdown  # a fold win: everyone but the winner folded
+    for d in decisions:
+        seat = d.pop("seat")
+        d["hand"] = hand_id
+        d["won"] = net[seat] > 0
+        d["showdown"] = seat in hand.showdown
+        d["others_folded"] = folded_out and net[seat] > 0
+        result.decisions.append(d)
 
 
 def _decision(hand, seat: int, agent_index: int, action) -> dict[str, Any]:
@@ -319,12 +387,26 @@ def summarize(spec: TournamentSpec, blocks: Sequence[BlockResult]) -> dict[str, 
     if spec.players > 2 and not copies:
         games = [[(names[a], s) for a, s in g] for b in blocks for g in b.games]
         result["ratings"] = rate_games(names, games)
+    by_table: dict[tuple[int, ...], list[BlockResult]] = {}
+    for b in blocks:
+        by_table.setdefault(b.table, []).append(b)
+    # Per table (its agents in seat order), each agent's running total over that table's
+    # blocks: chips (Lith) or wins (Gendeneía), copies of an agent summed.
     result["cumulative"] = {
-        name: np.cumsum([b.totals.get(i, 0) for b in blocks]).tolist()
-        for i, name in enumerate(names)
+        " vs ".join(names[i] for i in table): {
+            names[i]: np.cumsum([b.totals[i] for b in mine]).tolist() for i in dict.fromkeys(table)
+        }
+        for table, mine in by_table.items()
     }
-    result["_records"] = [r for b in blocks for r in b.records]
-    result["_decisions"] = [{**d, "agent": names[d["agent"]]} for b in blocks for d in b.decisions]
+    records = [r for b in blocks for r in b.records]
+    decisions = [{**d, "agent": names[d["agent"]]} for b in blocks for d in b.decisions]
+    result["recorded"] = {
+        "of": sum(len(b.games) for b in blocks),
+        "decisions": sum(b.analysed for b in blocks),
+        "histories": len(records),
+    }
+    result["_records"] = records
+    result["_decisions"] = decisions
     return result
 
 
@@ -332,12 +414,24 @@ def summarize(spec: TournamentSpec, blocks: Sequence[BlockResult]) -> dict[str, 
 # Output
 
 
+def _strict_json(value: Any) -> Any:
+    """``value`` with every non-finite float (the infinite interval of a single block) as
+    ``None``: JSON has no infinities or NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _strict_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_strict_json(v) for v in value]
+    return value
+
+
 def write_outputs(result: dict[str, Any], out: Path) -> None:
     """results.json, results.csv, decisions.jsonl (analytics), histories.jsonl, and plots."""
     out.mkdir(parents=True, exist_ok=True)
-    records = result.pop("_records")
-    decisions = result.pop("_decisions")
-    (out / "results.json").write_text(json.dumps(result, indent=2))
+    records = result.pop("_records", [])
+    decisions = result.pop("_decisions", [])
+    (out / "results.json").write_text(json.dumps(_strict_json(result), indent=2))
     with open(out / "results.csv", "w", newline="") as f:
         writer = csv.writer(f)
         if result["game"] == "lith":
@@ -385,15 +479,24 @@ def write_outputs(result: dict[str, Any], out: Path) -> None:
     plot_tournament(result, out)
 
 
+def _interval(c: dict[str, float], number: str) -> str:
+    """``[low, high]`` in ``number`` format, or why there is no interval."""
+    if not (math.isfinite(c["low"]) and math.isfinite(c["high"])):
+        return "n/a (one block)"
+    return f"[{c['low']:{number}}, {c['high']:{number}}]"
+
+
 def print_result(result: dict[str, Any]) -> None:
+    """The results as rich tables: per agent, per pairing (heads-up Lith), ratings."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
     lith = result["game"] == "lith"
     title = f"{result['game']} tournament, {result['players']} players, {result['dealing']} dealing"
     table = Table(title=title)
-    table.add_column("agent")
+    table.add_column("agent", overflow="fold")  # labels are shown whole, never cut short
     if lith:
         for column in ("hands", "chips/100", "95% interval"):
             table.add_column(column, justify="right")
@@ -403,7 +506,7 @@ def print_result(result: dict[str, Any]) -> None:
         for name, r in rows:
             c = r["chips_per_100"]
             table.add_row(
-                name, f"{r['hands']:,}", f"{c['mean']:+.1f}", f"[{c['low']:+.1f}, {c['high']:+.1f}]"
+                escape(name), f"{r['hands']:,}", f"{c['mean']:+.1f}", _interval(c, "+.1f")
             )
     else:
         for column in ("games", "win rate", "95% interval", "mean score", "95% interval"):
@@ -412,105 +515,348 @@ def print_result(result: dict[str, Any]) -> None:
         for name, r in rows:
             w, s = r["win_rate"], r["mean_score"]
             table.add_row(
-                name,
+                escape(name),
                 f"{r['games']:,}",
                 f"{w['mean']:.3f}",
-                f"[{w['low']:.3f}, {w['high']:.3f}]",
+                _interval(w, ".3f"),
                 f"{s['mean']:.2f}",
-                f"[{s['low']:.2f}, {s['high']:.2f}]",
+                _interval(s, ".2f"),
             )
     console.print(table)
     if "pairings" in result:
         pairs = Table(title="Pairings (chips/100 hands for the first agent)")
-        for column in ("pairing", "chips/100", "95% interval"):
-            pairs.add_column(column, justify="right" if column != "pairing" else "left")
+        pairs.add_column("pairing", overflow="fold")
+        for column in ("chips/100", "95% interval"):
+            pairs.add_column(column, justify="right")
         for name, p in result["pairings"].items():
             c = p["chips_per_100"]
-            pairs.add_row(name, f"{c['mean']:+.1f}", f"[{c['low']:+.1f}, {c['high']:+.1f}]")
+            pairs.add_row(escape(name), f"{c['mean']:+.1f}", _interval(c, "+.1f"))
         console.print(pairs)
     if "ratings" in result:
         ratings = Table(title="openskill ratings (Plackett-Luce)")
-        for column in ("agent", "mu", "sigma", "ordinal"):
-            ratings.add_column(column, justify="right" if column != "agent" else "left")
+        ratings.add_column("agent", overflow="fold")
+        for column in ("mu", "sigma", "ordinal"):
+            ratings.add_column(column, justify="right")
         for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["ordinal"]):
-            ratings.add_row(name, f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}")
+            ratings.add_row(
+                escape(name), f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"
+            )
         console.print(ratings)
-    console.print(f"[dim]{result['method']}[/dim]")
+    recorded = result.get("recorded", {})
+    if 0 < recorded.get("decisions", 0) < recorded.get("of", 0):
+        console.print(
+            f"[dim]decisions and histories recorded for a sample of {recorded['decisions']:,} "
+            f"of {recorded['of']:,} hands[/dim]"
+        )
+    console.print(f"[dim]{escape(result['method'])}[/dim]")
 
 
-def _lineup(text: str | None) -> tuple[int, ...] | None:
-    if text is None:
-        return None
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+DEFAULT_UNITS = {"lith": 2000, "gendeneia": 200}  # --hands (Lith), --games (Gendeneía)
+
+
+def agent_catalogue(game: str) -> str:
+    """The built-in agents of ``game`` for help texts: names, with the parameters each takes."""
+    import agents.gendeneia
+    import agents.lith
+    import agents.ppo  # noqa: F401  (each registers its agents)
+
+    entries = []
+    for name, factory in sorted(AGENTS[game].items()):
+        argument = getattr(factory, "spec_argument", None)
+        if argument:
+            entries.append(f"{name}:{argument.upper()}")
+            continue
+        parameters = [
+            p.rstrip("_")
+            for p in inspect.signature(factory).parameters
+            if p not in ("seed", "config")
+        ]
+        entries.append(name + (f" ({', '.join(parameters)})" if parameters else ""))
+    return ", ".join(entries)
+
+
+def check_units(units: int, players: int, game: str, duplicate: bool = True) -> None:
+    """Raise ``ValueError`` naming the flag unless ``units`` is a whole number of blocks."""
+    flag, what = ("--hands", "hands") if game == "lith" else ("--games", "games")
+    if units < players or units % players:
+        how = (
+            f"one deal played in each of the {players} rotations of the seating"
+            if duplicate
+            else f"the {players} rotations of the seating, each dealt afresh with --plain"
+        )
+        raise ValueError(
+            f"{flag}: must be a positive multiple of {players}, the {what} in a block ({how}), "
+            f"got {units}"
+        )
+
+
+def _int_at_least(low: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
+
+
+def _record(text: str) -> int | str:
+    if text == "all":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be 'all' or a positive number of hands, got {text!r}"
+        )
+    return value
+
+
+def _lineup(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(x) for x in text.split(","))
     except ValueError:
-        raise ValueError(f"--lineup: agent indices such as 0,1,1, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"agent indices (0 for the first of --agents) such as 0,1,1, got {text!r}"
+        ) from None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _check_lineup(lineup: tuple[int, ...], agents: Sequence[str], players: int) -> None:
+    m = len(agents)
+    if len(lineup) != players:
+        raise ValueError(
+            f"--lineup: one agent index per seat ({players} for --players {players}), "
+            f"got {len(lineup)}"
+        )
+    for i in lineup:
+        if not 0 <= i < m:
+            raise ValueError(
+                f"--lineup: agent indices are 0-{m - 1} (the --agents in order), got {i}"
+            )
+    for i, name in enumerate(agents):
+        if i not in lineup:
+            raise ValueError(f"--lineup: agent {i} ({name}) has no seat; seat it or drop it")
+
+
+def _config_error(error: ValueError, rules: dict[str, Any]) -> str:
+    """A game config's error in the words of the command line: the flag that set the field."""
+    text = str(error)
+    field_name = text.split(":", 1)[0]
+    if field_name == "num_players":
+        return "--players" + text[len(field_name) :]
+    if field_name in rules:
+        return f"--rule {text}"
+    return text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The tournament's command line (every option's help shows its default)."""
     parser = argparse.ArgumentParser(
         prog="python -m agents.tournament",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", choices=GAMES, default="lith")
-    parser.add_argument("--players", type=int, default=2, help="seats at each table")
     parser.add_argument(
-        "--agents", required=True, help="comma-separated agent specs, e.g. tag,bluffer:freq=0.3"
+        "--game", choices=GAMES, default="lith", help="the game to play (default: %(default)s)"
     )
-    parser.add_argument("--hands", type=int, default=2000, help="Lith: hands per table")
-    parser.add_argument("--games", type=int, default=200, help="Gendeneia: games per table")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--workers", type=int, default=1, help="processes (same results for any number)"
+        "--players",
+        type=_int_at_least(2),
+        default=2,
+        help="seats at each table: 2-10 for Lith, 2-6 for Gendeneía (default: %(default)s)",
     )
-    parser.add_argument("--plain", action="store_true", help="plain dealing instead of duplicate")
     parser.add_argument(
-        "--rule", action="append", default=[], help="a game rule, key=value (repeatable)"
+        "--agents",
+        required=True,
+        help="comma-separated agent specs: NAME, NAME:key=value:key=value, or ppo:PATH; "
+        "each agent is labelled by its spec everywhere (tables, files, plots). Heads-up, every "
+        "pairing is played; with more seats, every combination that fills a table. "
+        f"Lith: {agent_catalogue('lith')}. Gendeneía: {agent_catalogue('gendeneia')}. "
+        "Required; at least two agents, or one with --lineup.",
     )
-    parser.add_argument("--histories", action="store_true", help="save every hand/game record")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        help="Lith only: hands per table, a positive multiple of --players (a block: one deal "
+        f"in every rotation of the seating) (default: {DEFAULT_UNITS['lith']}, in whole "
+        "blocks: 1998 at 3 players)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="Gendeneía only: games per table, a positive multiple of --players "
+        f"(default: {DEFAULT_UNITS['gendeneia']}, in whole blocks: 198 at 3 players)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_int_at_least(0),
+        default=0,
+        help="seed of every deal and of the agents' own randomness (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_int_at_least(1),
+        default=1,
+        help="processes sharing the blocks, the same results for any number; the batched "
+        "tournament runs in one (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="deal every rotation of the seating afresh instead of replaying one deal in each "
+        "(default: duplicate dealing)",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game rule, repeatable, e.g. betting=no-limit, excuse=demon (Lith), "
+        "presum=subtract (Gendeneía); an unknown key lists the game's rules (default: none, "
+        "the standard rules)",
+    )
+    parser.add_argument(
+        "--histories",
+        action="store_true",
+        help="save every hand's or game's record to histories.jsonl in --out (default: off; "
+        "with --batched, use --record)",
+    )
     parser.add_argument(
         "--batched",
         action="store_true",
-        help="Lith: play many tables at once on the batched engine (agents decide with "
-        "act_batch; no histories or analytics)",
+        help="Lith: play many tables at once on the batched engine, agents deciding with "
+        "act_batch (default: off, one table at a time). Records only what --record asks",
+    )
+    parser.add_argument(
+        "--record",
+        type=_record,
+        metavar="all|N",
+        help="with --batched: keep the decisions (for agents.analyze) and hand records "
+        "(histories.jsonl) of every hand, or of a seeded sample of N hands (default: none; "
+        "the per-table tournament always keeps Lith decisions)",
     )
     parser.add_argument(
         "--lineup",
-        help="one fixed table of agent indices in seat order, e.g. 0,1,1 (the first agent "
-        "against two copies of the second)",
+        type=_lineup,
+        metavar="I,J,...",
+        help="one fixed table instead of every pairing: an index into --agents per seat, e.g. "
+        "0,1,1 (the first agent against two copies of the second), rotated through every seat; "
+        "every agent must be seated. One agent may play copies of itself (--agents tag "
+        "--lineup 0,0): its results are zero-sum, its decisions still show how it plays "
+        "(default: every pairing or combination)",
     )
-    parser.add_argument("--out", help="folder for results.json, results.csv, plots and records")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="folder for results.json, results.csv, the plots, decisions.jsonl and "
+        "histories.jsonl (default: print the results only)",
+    )
+    return parser
+
+
+def _spec_from_args(args: argparse.Namespace) -> TournamentSpec:
+    """The tournament the arguments ask for; ``ValueError`` naming the flag if they are bad."""
+    lith = args.game == "lith"
+    if lith and args.games is not None:
+        raise ValueError("--games: Lith tournaments count hands; use --hands")
+    if not lith and args.hands is not None:
+        raise ValueError("--hands: Gendeneía tournaments count games; use --games")
+    rules = parse_rules(args.rule, args.game)
+    try:
+        config = game_config(args.game, args.players, rules)
+    except ValueError as error:
+        raise ValueError(_config_error(error, rules)) from None
+    if lith and rules.get("max_hands") is not None:
+        raise ValueError(
+            "--rule max_hands: a tournament plays single hands, each from the starting stacks"
+        )
+    units = args.hands if lith else args.games
+    if units is None:  # the default, in whole blocks
+        units = DEFAULT_UNITS[args.game] // args.players * args.players
+    check_units(units, args.players, args.game, duplicate=not args.plain)
+    agents = tuple(a.strip() for a in args.agents.split(","))
+    if not all(agents):
+        raise ValueError(f"--agents: an empty agent spec in {args.agents!r}")
+    for i, name in enumerate(agents):
+        if name in agents[:i]:
+            raise ValueError(
+                f"--agents: {name!r} is listed twice; to seat copies of one agent, use --lineup"
+            )
+    if args.lineup is None and len(agents) < 2:
+        raise ValueError(
+            "--agents: give at least two agents to pair; one agent plays copies of itself "
+            "only at a fixed table (--lineup 0,0)"
+        )
+    if args.lineup is not None:
+        _check_lineup(args.lineup, agents, args.players)
+    if args.batched:
+        if not lith:
+            raise ValueError(f"--batched: batched tournaments play Lith only, got {args.game}")
+        if args.histories:
+            raise ValueError("--histories: the batched tournament records with --record all|N")
+        if args.workers != 1:
+            raise ValueError("--workers: the batched tournament runs in one process")
+    elif args.record is not None:
+        raise ValueError(
+            "--record: only with --batched (the per-table tournament keeps every Lith decision, "
+            "and every record with --histories)"
+        )
+    for name in agents:
+        try:
+            make_agent(name, args.game, config=config)
+        except ValueError as error:
+            raise ValueError(f"--agents: {error}") from None
+    spec = TournamentSpec(
+        game=args.game,
+        agents=agents,
+        players=args.players,
+        units=units,
+        seed=args.seed,
+        duplicate=not args.plain,
+        rules=rules,
+        histories=args.histories,
+        analytics=lith and not args.batched,
+        lineup=args.lineup,
+    )
+    hands = spec.num_blocks() * spec.players
+    if isinstance(args.record, int) and args.record > hands:
+        raise ValueError(f"--record: {args.record} hands asked, the tournament plays {hands}")
+    return spec
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        spec = TournamentSpec(
-            game=args.game,
-            agents=tuple(a.strip() for a in args.agents.split(",") if a.strip()),
-            players=args.players,
-            units=args.hands if args.game == "lith" else args.games,
-            seed=args.seed,
-            duplicate=not args.plain,
-            rules=parse_rules(args.rule, args.game),
-            histories=args.histories,
-            analytics=args.game == "lith" and not args.batched,
-            lineup=_lineup(args.lineup),
-        )
-        if len(spec.agents) < 1:
-            raise ValueError("--agents: give at least one agent")
-        if args.workers < 1:
-            raise ValueError(f"--workers: must be at least 1, got {args.workers}")
+        spec = _spec_from_args(args)
+        out = Path(args.out) if args.out else None
+        if out is not None:
+            if out.exists() and not out.is_dir():
+                raise ValueError(f"--out: {str(out)!r} is a file, not a folder")
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ValueError(f"--out: cannot make the folder {str(out)!r} ({error})") from None
         if args.batched:
             from agents.batched_tournament import run_batched_tournament
 
-            result = run_batched_tournament(spec, progress=True)
+            result = run_batched_tournament(spec, record=args.record, progress=True)
         else:
             result = run_tournament(spec, workers=args.workers, progress=True)
     except (ValueError, TypeError) as error:
         parser.error(str(error))
     print_result({k: v for k, v in result.items() if not k.startswith("_")})
-    if args.out:
-        write_outputs(result, Path(args.out))
-        print(f"results written to {args.out}")
+    if out is not None:
+        write_outputs(result, out)
+        print(f"results written to {out}")
     return 0
 
 

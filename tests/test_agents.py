@@ -1,5 +1,7 @@
 """Built-in agents: spec strings, the clever exchange, betting styles, Gendeneía heuristics, ppo."""
 
+import re
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -255,3 +257,25 @@ def test_random_agent_draws_as_it_always_did():
     for mask in masks.astype(np.int8):
         legal = np.flatnonzero(mask)
         assert agent.act(None, mask) == int(legal[rng.integers(len(legal))])
+
+
+# ----------------------------------------------------------------------------- help texts
+
+
+def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes():
+    from agents.base import AGENTS
+    from agents.tournament import agent_catalogue
+
+    for game in ("lith", "gendeneia"):
+        entries = re.findall(r"([\w:]+)(?: \(([^)]*)\))?(?:, |$)", agent_catalogue(game))
+        listed = {name: rest.split(", ") if rest else [] for name, rest in entries}
+        assert {name.split(":")[0] for name in listed} == set(AGENTS[game])
+        for name, parameters in listed.items():
+            if ":" in name:  # ppo:PATH
+                continue
+            make_agent(name, game)
+            for p in parameters:  # each listed parameter is one make_agent accepts
+                value = "0.3" if name == "bluffer" and p == "freq" else "0.5"
+                make_agent(f"{name}:{p}={value}", game)
+    assert "bluffer (freq, bet, raise, call)" in agent_catalogue("lith")
+    assert "ppo:PATH" in agent_catalogue("gendeneia")

@@ -237,7 +237,7 @@ def test_batched_tournament_cli_and_lineup(tmp_path, capsys):
     assert result["agents_results"]["tag"]["hands"] == 60
     assert result["agents_results"]["caller"]["hands"] == 120
     with pytest.raises(SystemExit):
-        tournament_main(["--game", "gendeneia", "--agents", "greedy", "--batched"])
+        tournament_main(["--game", "gendeneia", "--agents", "greedy,spoiler", "--batched"])
     assert "batched tournaments play Lith only" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         tournament_main([*argv, "--lineup", "0,x"])
