@@ -42,18 +42,24 @@ def check_rule_names(game: str, names: Sequence[str]) -> None:
 
 
 def parse_rules(pairs: Sequence[str], game: str | None = None) -> dict[str, Any]:
-    """``--rule key=value`` options (``betting=no-limit``, ``presum=subtract``) as a dict;
-    with ``game``, a key that is not one of its rules is a ``ValueError`` listing them."""
+    """``--rule key=value`` options (``betting=no-limit``, ``presum=subtract``) as a dict.
+    ``none`` is ``None`` (``excuse=none``). With ``game``, a key that is not one of its rules
+    is a ``ValueError`` listing them, and one value for a list rule is a list of one
+    (``twist_any=Zelteta``)."""
     from agents.base import _parse_value
 
     rules: dict[str, Any] = {}
     for text in pairs:
         key, sep, value = text.partition("=")
-        if not sep or not key:
+        if not sep or not key.strip():
             raise ValueError(f"--rule: expected key=value, got {text!r}")
-        rules[key.strip()] = _parse_value(value)
+        rules[key.strip()] = None if value.strip().lower() == "none" else _parse_value(value)
     if game is not None:
         check_rule_names(game, list(rules))
+        defaults = {f.name: f.default for f in dataclasses.fields(_config_class(game))}
+        for key, value in rules.items():
+            if isinstance(defaults[key], tuple) and not isinstance(value, tuple | type(None)):
+                rules[key] = (value,)
     return rules
 
 
