@@ -39,6 +39,40 @@ SMALL: dict[str, list[tuple[str, str]]] = {
 }
 
 
+# What a block needs in its folder before it runs, made by the real programs: (page, a line of
+# the block) -> commands, each with the answers typed at its prompts.
+SETUP: dict[tuple[str, str], list[tuple[list[str], str]]] = {
+    ("docs/play.md", "from lith_env.history import load_records, replay_hand"): [
+        (
+            [
+                "-m",
+                "lith_env.play",
+                "--seed",
+                "1",
+                "--hands",
+                "3",
+                "--history",
+                "runs/play/lith-20261129-170000.jsonl",
+            ],
+            "1\n" * 200,
+        ),
+        (
+            [
+                "-m",
+                "gendeneia_env.play",
+                "--seed",
+                "1",
+                "--rounds",
+                "2",
+                "--history",
+                "runs/play/gendeneia-20261129-170000.json",
+            ],
+            "1\n" * 400,
+        ),
+    ],
+}
+
+
 def _blocks(language: str) -> list[tuple[str, str]]:
     found = []
     for page in PAGES:
@@ -85,6 +119,20 @@ def _small(command: str) -> str | None:
 
 @pytest.mark.parametrize("where,code", [pytest.param(*b, id=b[0]) for b in _blocks("python")])
 def test_python_block_runs(where, code, tmp_path):
+    page = where.rsplit(":", 1)[0]
+    for (setup_page, line), commands in SETUP.items():
+        if page == setup_page and line in code:
+            for argv, answers in commands:
+                subprocess.run(
+                    [sys.executable, *argv],
+                    cwd=tmp_path,
+                    env=_environment(),
+                    input=answers,
+                    capture_output=True,
+                    text=True,
+                    timeout=TIMEOUT,
+                    check=True,
+                )
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,
