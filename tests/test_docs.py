@@ -35,13 +35,28 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     ],
     "-m agents.analyze": [],
     "train.py --game": [("--timesteps 200000", "--timesteps 256 --n-steps 128 --eval-every 0")],
-    "train.py --resume": [("--timesteps 400000", "--timesteps 512")],
+    "train.py --resume": [("--timesteps 400000", "--timesteps 2048")],
 }
 
 
 # What a block needs in its folder before it runs, made by the real programs: (page, a line of
 # the block) -> commands, each with the answers typed at its prompts.
 SETUP: dict[tuple[str, str], list[tuple[list[str], str]]] = {
+    ("docs/tournaments.md", "python -m agents.analyze results/lith"): [
+        (
+            [
+                "-m",
+                "agents.tournament",
+                "--agents",
+                "tag,bluffer",
+                "--hands",
+                "40",
+                "--out",
+                "results/lith",
+            ],
+            "",
+        ),
+    ],
     ("docs/play.md", "from lith_env.history import load_records, replay_hand"): [
         (
             [
@@ -118,14 +133,15 @@ def _small(command: str) -> str | None:
 
 
 @pytest.mark.parametrize("where,code", [pytest.param(*b, id=b[0]) for b in _blocks("python")])
-def test_python_block_runs(where, code, tmp_path):
+def _set_up(where: str, block: str, folder: Path) -> None:
+    """Run the ``SETUP`` commands of a block in its folder."""
     page = where.rsplit(":", 1)[0]
     for (setup_page, line), commands in SETUP.items():
-        if page == setup_page and line in code:
+        if page == setup_page and line in block:
             for argv, answers in commands:
                 subprocess.run(
                     [sys.executable, *argv],
-                    cwd=tmp_path,
+                    cwd=folder,
                     env=_environment(),
                     input=answers,
                     capture_output=True,
@@ -133,6 +149,10 @@ def test_python_block_runs(where, code, tmp_path):
                     timeout=TIMEOUT,
                     check=True,
                 )
+
+
+def test_python_block_runs(where, code, tmp_path):
+    _set_up(where, code, tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,
@@ -146,6 +166,7 @@ def test_python_block_runs(where, code, tmp_path):
 
 @pytest.mark.parametrize("where,block", [pytest.param(*b, id=b[0]) for b in _blocks("sh")])
 def test_sh_block_runs(where, block, tmp_path):
+    _set_up(where, block, tmp_path)
     for command in _commands(block):
         small = _small(command)
         argv = _program(small) if small else [*_program(command), "--help"]
