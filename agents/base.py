@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -125,8 +126,9 @@ def _parse_value(text: str) -> Any:
 
 def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None) -> Agent:
     """Build a built-in agent from a spec: ``name``, ``name:key=value:key=value``, or for
-    agents that take a path, ``name:PATH`` (``ppo:runs/x/model.zip``). ``config`` (the game's
-    rules) goes to agents that use it.
+    agents that take a path, ``name:PATH[:key=value...]`` (``ppo:runs/x/model.zip``,
+    ``ppo:runs/x/model.zip:deterministic=false``). ``config`` (the game's rules) goes to
+    agents that use it.
 
     Unknown games, names or parameters raise ``ValueError`` listing what exists.
     """
@@ -149,19 +151,36 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
     if "config" in parameters and config is not None:
         kwargs["config"] = config
     path_argument = getattr(factory, "spec_argument", None)
+    accepted = {p.rstrip("_"): p for p in parameters if p not in ("seed", "config", path_argument)}
+    segments = rest.split(":") if rest else []
     if path_argument:
-        if not rest:
+        # name:PATH[:key=value...]: the trailing key=value segments are parameters
+        cut = len(segments)
+        while cut > 1 and _PARAMETER.match(segments[cut - 1]):
+            cut -= 1
+        path, segments = ":".join(segments[:cut]), segments[cut:]
+        for text in segments:
+            _set_parameter(name, text, accepted, kwargs)
+        if not path:
             raise ValueError(
                 f"agent {name!r} needs {path_argument}: {name}:{path_argument.upper()}"
+                + "".join(f"[:{p}=...]" for p in accepted)
             )
-        return factory(rest, seed=seed, **kwargs)
-    accepted = {p.rstrip("_"): p for p in parameters if p not in ("seed", "config")}
-    for text in rest.split(":") if rest else []:
-        key, sep, value = text.partition("=")
-        if not sep or key not in accepted:
-            raise ValueError(
-                f"agent {name!r}: bad parameter {text!r}; parameters: "
-                + (", ".join(f"{p}=..." for p in accepted) or "none")
-            )
-        kwargs[accepted[key]] = _parse_value(value)
+        return factory(path, seed=seed, **kwargs)
+    for text in segments:
+        _set_parameter(name, text, accepted, kwargs)
     return factory(seed=seed, **kwargs)
+
+
+_PARAMETER = re.compile(r"^[A-Za-z_]\w*=")
+
+
+def _set_parameter(name: str, text: str, accepted: dict[str, str], kwargs: dict) -> None:
+    """Read one ``key=value`` segment of an agent spec into ``kwargs``."""
+    key, sep, value = text.partition("=")
+    if not sep or key not in accepted:
+        raise ValueError(
+            f"agent {name!r}: bad parameter {text!r}; parameters: "
+            + (", ".join(f"{p}=..." for p in accepted) or "none")
+        )
+    kwargs[accepted[key]] = _parse_value(value)

@@ -212,6 +212,34 @@ def test_ppo_agent_loads_a_trained_model_and_acts_legally(tmp_path):
         agent.act(obs, info["action_mask"])
 
 
+def test_ppo_spec_parameters_choose_the_argmax_or_the_sampling_policy(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    env = gym.make("Lith-v0", opponents="caller").unwrapped
+    MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0).save(
+        tmp_path / "model.zip"
+    )
+    path = tmp_path / "model.zip"
+    assert make_agent(f"ppo:{path}", "lith").deterministic is True
+    sampler = make_agent(f"ppo:{path}:deterministic=false", "lith", seed=3)
+    assert sampler.deterministic is False and sampler.path == path
+    # the untrained policy is near uniform: sampling gives several actions where the argmax
+    # always gives one, and the same seed gives the same draws
+    obs, info = env.reset(seed=0)
+    mask = np.ones_like(info["action_mask"])
+    draws = []
+    for _ in range(2):
+        sampler.reset(seed=3)
+        draws.append([sampler.act(obs, mask) for _ in range(30)])
+    assert draws[0] == draws[1] and len(set(draws[0])) > 1
+    argmax = make_agent(f"ppo:{path}:deterministic=true", "lith")
+    assert len({argmax.act(obs, mask) for _ in range(10)}) == 1
+    with pytest.raises(ValueError, match=r"bad parameter 'greedy=1'; parameters: deterministic"):
+        make_agent(f"ppo:{path}:greedy=1", "lith")
+    with pytest.raises(ValueError, match="no model file"):
+        make_agent("ppo:deterministic=false", "lith")
+
+
 def test_env_opponents_get_the_rules():
     env = gym.make("Lith-v0", opponents="tag", pawns_and_courts=False).unwrapped
     assert env.opponents[0].config.pawns_and_courts is False
