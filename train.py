@@ -5,10 +5,15 @@
     python train.py --config experiments/lith_hu_tag.toml --timesteps 50000   # flags override
     python train.py --resume runs/lith-hu --timesteps 400000                  # continue
 
-Every option is below with its default and meaning; a TOML config file sets the same names.
-The run folder keeps ``config.json`` (the resolved options), checkpoints, ``model.zip``,
-``metrics.json`` (evaluations and the opponent pool over time) and TensorBoard logs
-(``tensorboard --logdir runs``).
+Every option is below with its default and meaning; a TOML config file sets the same names
+(``n_envs = 8``; rules as a ``[rules]`` table). PPO trains in whole rollouts of
+n_envs x n_steps steps, so a run ends at --timesteps rounded up to a whole rollout.
+
+The run folder keeps config.json (the resolved options, and the versions of Python and of the
+packages that shape the results), model.zip, checkpoints/, pool/ (self-play snapshots),
+metrics.json (evaluations and the opponent pool over time) and TensorBoard logs
+(tensorboard --logdir runs). Every evaluation prints a line as it finishes; without a progress
+bar (stdout not a terminal, or --no-progress-bar) every checkpoint and snapshot does too.
 """
 
 from __future__ import annotations
@@ -16,11 +21,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
+import platform
 import random
+import subprocess
 import sys
+import tempfile
 import tomllib
-from collections.abc import Sequence
+import zipfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +42,19 @@ HEURISTICS = {
     "lith": ("tag", "bluffer", "rock", "caller", "random"),
     "gendeneia": ("greedy", "spoiler", "random"),
 }
+# What config.json records of the software a run was made with (importlib.metadata names).
+PACKAGES = (
+    "decktet-rl",
+    "numpy",
+    "torch",
+    "stable-baselines3",
+    "sb3-contrib",
+    "gymnasium",
+    "pettingzoo",
+    "scipy",
+)
+MAX_SEED = 2**32 - 1  # SB3 seeds numpy's global generator, which takes 32 bits
+EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 
 
 @dataclass
@@ -60,10 +84,10 @@ class TrainConfig:
     self_play_every: int = 20_000  # steps between snapshots added to the opponent pool
     pool_size: int = 5  # newest snapshots kept in the pool
     eval_every: int = 20_000  # steps between evaluations (0: none)
-    eval_units: int = 400  # hands (Lith) or games (Gendeneia) per evaluation pairing
+    eval_units: int | None = None  # hands/games per evaluation pairing (None: 200 blocks)
     checkpoint_every: int = 20_000  # steps between checkpoints (0: none)
-    progress_bar: bool = True
-    threads: int = 1  # torch threads (small networks on few cores run best on one)
+    progress_bar: bool = True  # shown only when stdout is a terminal
+    torch_threads: int = 1  # small networks on few cores run best on one; fixed for repeatability
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad field."""
@@ -74,37 +98,62 @@ class TrainConfig:
         if self.game not in GAMES:
             raise bad("game", "must be lith or gendeneia")
         low, high = (2, 10) if self.game == "lith" else (2, 6)
-        if not isinstance(self.players, int) or not low <= self.players <= high:
+        if not _is_int(self.players) or not low <= self.players <= high:
             raise bad("players", f"must be {low}-{high} for {self.game}")
-        if not self.opponents or not all(isinstance(o, str) and o for o in self.opponents):
-            raise bad("opponents", "must be a non-empty list of agent specs")
-        for name in (
-            "timesteps",
-            "n_envs",
-            "n_steps",
-            "batch_size",
-            "n_epochs",
-            "eval_units",
-            "pool_size",
-            "threads",
+        if (
+            not isinstance(self.opponents, list)
+            or not self.opponents
+            or not all(isinstance(o, str) and o for o in self.opponents)
         ):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise bad("opponents", "must be a non-empty list of agent specs")
+        for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "pool_size"):
+            if not _is_int(getattr(self, name)) or getattr(self, name) < 1:
                 raise bad(name, "must be a positive integer")
+        if not _is_int(self.torch_threads) or self.torch_threads < 1:
+            raise bad("torch_threads", "must be a positive integer")
+        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise bad("seed", f"must be an integer from 0 to {MAX_SEED}")
+        if not isinstance(self.out, str) or not self.out.strip():
+            raise bad("out", "must be a folder name")
+        if self.batch_size > self.n_envs * self.n_steps:
+            raise bad("batch_size", f"must be at most n_envs x n_steps ({self.rollout_steps})")
         for name in ("self_play_every", "eval_every", "checkpoint_every"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise bad(name, "must be a non-negative integer")
+            if not _is_int(value) or value < 0:
+                raise bad(name, "must be a non-negative integer (0: never)")
+            if 0 < value < self.n_envs:
+                # The callbacks run once per step of all the envs together.
+                raise bad(name, f"must be 0 (never) or at least n_envs ({self.n_envs})")
+        if "self" in self.opponents and self.self_play_every == 0:
+            raise bad("self_play_every", "must be positive when the opponents include self")
+        if self.eval_units is not None and (
+            not _is_int(self.eval_units) or self.eval_units < 1 or self.eval_units % self.players
+        ):
+            raise bad(
+                "eval_units",
+                f"must be a positive multiple of players ({self.players}): each duplicate "
+                "block plays one deal in every seating",
+            )
         if self.vec_env not in ("dummy", "subproc", "batched"):
             raise bad("vec_env", "must be dummy, subproc or batched")
         if self.vec_env == "batched" and self.game != "lith":
             raise bad("vec_env", "batched is for lith only (the batched engine plays Lith)")
         if self.reward not in ("final", "shaped"):
             raise bad("reward", "must be final or shaped")
+        if self.reward == "shaped" and self.game != "gendeneia":
+            raise bad("reward", "shaped is for gendeneia only (Lith pays the chips won or lost)")
         for name in ("learning_rate", "gamma", "gae_lambda"):
             value = getattr(self, name)
-            if not isinstance(value, int | float) or not 0 < value <= 1:
+            if not _is_number(value) or not 0 < value <= 1:
                 raise bad(name, "must be a number in (0, 1]")
+        if not _is_number(self.ent_coef) or not 0 <= self.ent_coef < math.inf:
+            raise bad("ent_coef", "must be a non-negative number")
+        if not isinstance(self.net_arch, list) or not all(
+            _is_int(n) and n > 0 for n in self.net_arch
+        ):
+            raise bad("net_arch", "must be a list of positive layer widths")
+        if not isinstance(self.progress_bar, bool):
+            raise bad("progress_bar", "must be true or false")
         if not isinstance(self.rules, dict):
             raise bad("rules", "must be a table of game rules")
         from agents import make_agent
@@ -112,20 +161,47 @@ class TrainConfig:
         for spec in self.opponents:
             if spec != "self":
                 make_agent(spec, self.game)  # raises ValueError naming the problem
-        self.env_kwargs()  # builds the game config: raises ValueError naming a bad rule
+        self.game_config()  # raises ValueError naming a bad or unknown rule
+
+    @property
+    def rollout_steps(self) -> int:
+        """Learner steps between two PPO updates (all envs together)."""
+        return self.n_envs * self.n_steps
+
+    def planned_steps(self, done: int = 0) -> int:
+        """The step count the run will end at, from ``done``: PPO trains whole rollouts."""
+        rollouts = math.ceil(max(0, self.timesteps - done) / self.rollout_steps)
+        return done + rollouts * self.rollout_steps
+
+    def eval_count(self) -> int:
+        """Hands (Lith) or games (Gendeneia) per evaluation pairing."""
+        return self.eval_units if self.eval_units is not None else EVAL_BLOCKS * self.players
+
+    def game_config(self) -> Any:
+        """The game's config (``LithConfig``/``GendeneiaConfig``) for ``players`` and ``rules``;
+        an unknown rule is a ValueError listing the game's rules."""
+        from agents.rules import game_config
+
+        try:
+            return game_config(self.game, self.players, self.rules)
+        except TypeError as error:  # a value of a type the config cannot even compare
+            raise ValueError(f"rules: {error}") from None
 
     def env_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``Lith-v0``/``Gendeneia-v0`` (checked as a game config)."""
+        self.game_config()
         kwargs = {"num_players": self.players, **self.rules}
         if self.game == "gendeneia":
             kwargs["reward"] = self.reward
-            from gendeneia_env.game import GendeneiaConfig
-
-            GendeneiaConfig(**{k: v for k, v in kwargs.items() if k not in ("reward",)})
-        else:
-            from lith_env.game import LithConfig
-
-            LithConfig(**kwargs)
         return kwargs
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
@@ -144,8 +220,66 @@ def load_config(path: str | Path) -> dict[str, Any]:
     return {k: v for k, v in values.items() if k in known}
 
 
+def saved_options(run: Path) -> dict[str, Any]:
+    """The options of an earlier run, from its ``config.json`` (without the versions)."""
+    saved = run / "config.json"
+    if not saved.is_file():
+        raise ValueError(f"resume: no config.json in {str(run)!r}")
+    try:
+        values = json.loads(saved.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"resume: {saved} is not valid JSON ({error})") from None
+    if not isinstance(values, dict):
+        raise ValueError(f"resume: {saved} is not a table of options")
+    values.pop("versions", None)
+    if "threads" in values:  # the name of torch_threads before it was renamed
+        values["torch_threads"] = values.pop("threads")
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"resume: unknown option(s) {', '.join(unknown)} in {saved}")
+    return values
+
+
+def versions() -> dict[str, str | None]:
+    """Python's version, each of ``PACKAGES``' (None: not installed), and the git commit of
+    this checkout (``+dirty`` with uncommitted changes to tracked files; None outside git)."""
+    found: dict[str, str | None] = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    found["commit"] = _git_commit()
+    return found
+
+
+def _git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=here, capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit + ("+dirty" if dirty else "")
+
+
 # ---------------------------------------------------------------------------------------------
 # Opponents: a mixture of named agents and frozen snapshots of the learner
+
+
+def newest_snapshots(pool_dir: Path, count: int) -> list[Path]:
+    """The ``count`` newest snapshots in ``pool_dir``, oldest first (by step, not by name)."""
+    if not pool_dir.is_dir():
+        return []
+    found = sorted(pool_dir.glob("snapshot_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
+    return found[-count:]
 
 
 class PoolOpponent:
@@ -183,11 +317,7 @@ class PoolOpponent:
         self.reset()
 
     def snapshots(self) -> list[Path]:
-        if not self.self_play or not self.pool_dir.is_dir():
-            return []
-        return sorted(
-            self.pool_dir.glob("snapshot_*.zip"), key=lambda p: int(p.stem.split("_")[1])
-        )[-self.pool_size :]
+        return newest_snapshots(self.pool_dir, self.pool_size) if self.self_play else []
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -261,15 +391,18 @@ def make_env(config: TrainConfig, rank: int, pool_dir: Path):
 
     def build():
         import gymnasium as gym
+        import torch
 
         import gendeneia_env  # noqa: F401  (registers Gendeneia-v0)
         import lith_env  # noqa: F401  (registers Lith-v0)
 
+        # Subprocess envs start a fresh interpreter: their snapshot opponents must run torch
+        # on as many threads as the learner for the run to repeat exactly.
+        torch.set_num_threads(config.torch_threads)
         env_id = "Lith-v0" if config.game == "lith" else "Gendeneia-v0"
-        kwargs = config.env_kwargs()
-        probe = gym.make(env_id, **kwargs).unwrapped
-        opponents = pool_opponents(config, pool_dir, probe.config, config.seed * 1000 + rank * 10)
-        env = gym.make(env_id, opponents=opponents, **kwargs)
+        seed = config.seed * 1000 + rank * 10
+        opponents = pool_opponents(config, pool_dir, config.game_config(), seed)
+        env = gym.make(env_id, opponents=opponents, **config.env_kwargs())
         env.reset(seed=config.seed * 1000 + rank)
         from stable_baselines3.common.monitor import Monitor
 
@@ -283,27 +416,33 @@ def make_batched_env(config: TrainConfig, pool_dir: Path):
     episode statistics (``rollout/ep_rew_mean``) come from SB3's ``VecMonitor``."""
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from lith_env.game import LithConfig
     from lith_env.vector import LithVectorEnv
     from tablegame.sb3_vec import SB3VecEnv
 
-    kwargs = config.env_kwargs()
-    opponents = pool_opponents(config, pool_dir, LithConfig(**kwargs), config.seed * 1000)
-    env = LithVectorEnv(config.n_envs, opponents=opponents, **kwargs)
+    opponents = pool_opponents(config, pool_dir, config.game_config(), config.seed * 1000)
+    env = LithVectorEnv(config.n_envs, opponents=opponents, **config.env_kwargs())
     vec = VecMonitor(SB3VecEnv(env))
     vec.seed(config.seed)
     return vec
 
 
 # ---------------------------------------------------------------------------------------------
-# Callbacks: snapshots for self-play, evaluation tournaments, metrics
+# Callbacks: snapshots for self-play, evaluation tournaments, checkpoints, progress
 
 
-def make_callbacks(config: TrainConfig, run: Path):
-    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+def _due(steps: int, every: int, n_envs: int) -> bool:
+    """Whether the vector step that reached ``steps`` crossed a multiple of ``every``."""
+    return every > 0 and steps % every < n_envs
 
-    class SelfPlayAndEval(BaseCallback):
-        """Adds snapshots to the pool, runs evaluation tournaments, records metrics."""
+
+def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], verbose: bool):
+    """The run's callback: snapshots, evaluations and checkpoints, each at its interval.
+    Evaluations are reported through ``say``; with ``verbose``, snapshots and checkpoints too."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayEvalCheckpoints(BaseCallback):
+        """Adds snapshots to the pool, runs evaluation tournaments, saves checkpoints, and
+        records metrics."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -311,43 +450,106 @@ def make_callbacks(config: TrainConfig, run: Path):
 
         def _on_step(self) -> bool:
             steps = self.num_timesteps
-            every = config.self_play_every
-            if "self" in config.opponents and every and steps % every < config.n_envs:
-                path = run / "pool" / f"snapshot_{steps}.zip"
+            if "self" in config.opponents and _due(steps, config.self_play_every, config.n_envs):
+                self.snapshot(steps)
+            if _due(steps, config.eval_every, config.n_envs):
+                self.evaluate(steps)
+            if _due(steps, config.checkpoint_every, config.n_envs):
+                path = run / "checkpoints" / f"model_{steps}_steps.zip"
                 path.parent.mkdir(exist_ok=True)
                 self.model.save(path)
-                pool = sorted(p.name for p in (run / "pool").glob("snapshot_*.zip"))[
-                    -config.pool_size :
-                ]
-                named = [o for o in config.opponents if o != "self"]
-                self.logger.record("pool/snapshots", len(pool))
-                self.metrics["pool"].append({"step": steps, "named": named, "snapshots": pool})
-            if config.eval_every and steps % config.eval_every < config.n_envs:
-                self.evaluate(steps)
+                if verbose:
+                    say(f"step {steps:,}: checkpoint {path}")
             return True
 
-        def evaluate(self, steps: int) -> None:
-            path = run / "eval_model.zip"
+        def snapshot(self, steps: int) -> None:
+            path = run / "pool" / f"snapshot_{steps}.zip"
+            path.parent.mkdir(exist_ok=True)
             self.model.save(path)
-            results = evaluate(path, config)
+            pool = [p.name for p in newest_snapshots(run / "pool", config.pool_size)]
+            named = [o for o in config.opponents if o != "self"]
+            self.logger.record("pool/snapshots", len(pool))
+            self.metrics["pool"].append({"step": steps, "named": named, "snapshots": pool})
+            if verbose:
+                say(f"step {steps:,}: snapshot {path} ({len(pool)} in the pool)")
+
+        def evaluate(self, steps: int) -> None:
+            # The tournament plays agents given by spec (ppo:PATH), so the policy goes to a
+            # scratch file for the length of the evaluation.
+            with tempfile.TemporaryDirectory(prefix="decktet-eval-") as scratch:
+                path = Path(scratch) / "model.zip"
+                self.model.save(path)
+                results = evaluate(path, config)
             for name, value in results.items():
                 self.logger.record(f"eval/{name}", value["mean"])
-            self.metrics["evaluations"].append({"step": steps, "results": results})
+            unit = "hands" if config.game == "lith" else "games"
+            entry = {"step": steps, unit: config.eval_count(), "results": results}
+            self.metrics["evaluations"].append(entry)
             _write_metrics(run, self.metrics)
+            say(evaluation_line(entry, config.game))
 
         def _on_training_end(self) -> None:
             _write_metrics(run, self.metrics)
 
-    callbacks = [SelfPlayAndEval()]
-    if config.checkpoint_every:
-        callbacks.append(
-            CheckpointCallback(
-                max(1, config.checkpoint_every // config.n_envs),
-                str(run / "checkpoints"),
-                name_prefix="model",
+    return SelfPlayEvalCheckpoints()
+
+
+def evaluation_line(entry: dict[str, Any], game: str) -> str:
+    """One evaluation as a line: ``step 20,000: chips/100 hands vs tag +12.5 [-3.1, +28.0],
+    vs bluffer ... (400 hands each)``."""
+    parts = []
+    for name, value in entry["results"].items():
+        opponent = name.split(" vs ", 1)[1]
+        if game == "lith":
+            shown = f"{value['mean']:+.1f} [{value['low']:+.1f}, {value['high']:+.1f}]"
+        else:
+            shown = f"{value['mean']:.3f} [{value['low']:.3f}, {value['high']:.3f}]"
+        parts.append(f"vs {opponent} {shown}")
+    unit = "hands" if game == "lith" else "games"
+    measure = "chips/100 hands" if game == "lith" else "win rate"
+    each = " each" if len(parts) > 1 else ""
+    return f"step {entry['step']:,}: {measure} {', '.join(parts)} ({entry[unit]:,} {unit}{each})"
+
+
+def progress_callback(total: int, console: Any):
+    """A callback showing a progress bar of learner steps on ``console`` (a rich Console),
+    from 0 to ``total``: the steps the learn call will take (whole rollouts)."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class StepProgress(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.total = total
+            self.completed = 0
+            self.progress = Progress(
+                TextColumn("training"),
+                BarColumn(),
+                TextColumn("{task.completed:,.0f}/{task.total:,.0f} steps"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=console,
             )
-        )
-    return callbacks
+            self.task = self.progress.add_task("training", total=total)
+
+        def _on_training_start(self) -> None:
+            self.progress.start()
+
+        def _on_step(self) -> bool:
+            self.completed += self.training_env.num_envs
+            self.progress.update(self.task, completed=self.completed)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.progress.stop()
+
+    return StepProgress()
 
 
 def evaluate(
@@ -358,7 +560,6 @@ def evaluate(
     from agents.tournament import TournamentSpec, run_tournament
 
     named = [o for o in config.opponents if o != "self"] or list(HEURISTICS[config.game][:2])
-    rules = {k: v for k, v in config.env_kwargs().items() if k not in ("num_players", "reward")}
     out = {}
     for opponent in named:
         lineup = (0,) + (1,) * (config.players - 1)
@@ -366,9 +567,9 @@ def evaluate(
             game=config.game,
             agents=(f"ppo:{model_path}", opponent),
             players=config.players,
-            units=units or config.eval_units,
+            units=units if units is not None else config.eval_count(),
             seed=seed,
-            rules=rules,
+            rules=config.rules,
             analytics=False,
             lineup=lineup,
         )
@@ -395,15 +596,26 @@ def _write_metrics(run: Path, metrics: dict) -> None:
 
 
 def latest_checkpoint(run: Path) -> Path | None:
-    candidates = (
-        list((run / "checkpoints").glob("model_*_steps.zip"))
-        if (run / "checkpoints").is_dir()
-        else []
-    )
+    """What a resume continues from: the file with the most steps among the checkpoints and
+    ``model.zip`` (``model.zip`` on a tie: it is saved after the last update, a checkpoint of
+    the same step before it)."""
+    candidates = [(steps_of(p), 0, p) for p in run.glob("checkpoints/model_*_steps.zip")]
     final = run / "model.zip"
-    if candidates:
-        return max(candidates, key=lambda p: int(p.stem.split("_")[1]))
-    return final if final.is_file() else None
+    if final.is_file():
+        candidates.append((steps_of(final), 1, final))
+    return max(candidates)[2] if candidates else None
+
+
+def steps_of(path: Path) -> int:
+    """The learner steps a saved model had trained: from a checkpoint's name, or from the
+    model's saved data; a ValueError if the file cannot be read."""
+    if path.name.startswith("model_") and path.name.endswith("_steps.zip"):
+        return int(path.name.split("_")[1])
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return int(json.loads(archive.read("data"))["num_timesteps"])
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+        raise ValueError(f"resume: cannot continue from {str(path)!r}: {error}") from None
 
 
 def load_for_resume(path: Path, env):
@@ -417,149 +629,253 @@ def load_for_resume(path: Path, env):
     return model
 
 
-def train(config: TrainConfig, resume: bool = False) -> Path:
-    """Train (or continue) a run; returns the run folder."""
+def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Path:
+    """Train (or continue) a run; returns the run folder. Lines (evaluations, and without a
+    progress bar checkpoints and snapshots) and the bar go to ``console`` (a rich Console;
+    default: stdout). The bar shows only if ``config.progress_bar`` and it is a terminal."""
+    config.validate()
+    from rich.console import Console
+
+    console = console if console is not None else Console()
+    run = Path(config.out)
+    previous: dict[str, Any] = {}
+    done = 0
+    if resume:
+        checkpoint = latest_checkpoint(run)
+        if checkpoint is None:
+            raise ValueError(f"resume: no checkpoint or model.zip in {str(run)!r}")
+        done = steps_of(checkpoint)
+        if done >= config.timesteps:
+            raise ValueError(
+                f"--timesteps: the run in {str(run)!r} has trained {done:,} steps already "
+                f"({checkpoint.name}); give --timesteps above {done} to train on"
+            )
+        previous = _saved_versions(run)
+
+    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    config.validate()
-    import torch
-
-    torch.set_num_threads(config.threads)
-    run = Path(config.out)
+    torch.set_num_threads(config.torch_threads)
     run.mkdir(parents=True, exist_ok=True)
     pool_dir = run / "pool"
     if not resume:
         # A fresh run in a used folder starts over: an earlier run's snapshots would join its
-        # self-play pool and its checkpoints would be what a later --resume picks up.
-        for stale in [*pool_dir.glob("snapshot_*.zip"), *run.glob("checkpoints/model_*.zip")]:
-            stale.unlink()
+        # self-play pool, its checkpoints would be what a later --resume picks up, and its
+        # evaluations would be mixed with the new ones.
+        for stale in [
+            *pool_dir.glob("snapshot_*.zip"),
+            *run.glob("checkpoints/model_*.zip"),
+            run / "metrics.json",
+        ]:
+            stale.unlink(missing_ok=True)
     if config.vec_env == "batched":
         vec = make_batched_env(config, pool_dir)
     else:
         factories = [make_env(config, rank, pool_dir) for rank in range(config.n_envs)]
         vec = SubprocVecEnv(factories) if config.vec_env == "subproc" else DummyVecEnv(factories)
-    if resume:
-        checkpoint = latest_checkpoint(run)
-        if checkpoint is None:
-            raise ValueError(f"resume: no checkpoint or model.zip in {str(run)!r}")
-        model = load_for_resume(checkpoint, vec)
-    else:
-        model = MaskablePPO(
-            "MlpPolicy",
-            vec,
-            learning_rate=config.learning_rate,
-            n_steps=config.n_steps,
-            batch_size=config.batch_size,
-            n_epochs=config.n_epochs,
-            gamma=config.gamma,
-            gae_lambda=config.gae_lambda,
-            ent_coef=config.ent_coef,
-            policy_kwargs={"net_arch": list(config.net_arch)},
-            tensorboard_log=str(run / "tensorboard"),
-            seed=config.seed,
-            device="cpu",
-            verbose=0,
-        )
-    (run / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
-    remaining = config.timesteps - model.num_timesteps
-    if remaining > 0:
+    try:
+        if resume:
+            model = load_for_resume(checkpoint, vec)
+        else:
+            model = MaskablePPO(
+                "MlpPolicy",
+                vec,
+                learning_rate=config.learning_rate,
+                n_steps=config.n_steps,
+                batch_size=config.batch_size,
+                n_epochs=config.n_epochs,
+                gamma=config.gamma,
+                gae_lambda=config.gae_lambda,
+                ent_coef=config.ent_coef,
+                policy_kwargs={"net_arch": list(config.net_arch)},
+                tensorboard_log=str(run / "tensorboard"),
+                seed=config.seed,
+                device="cpu",
+                verbose=0,
+            )
+        found = versions()
+        record = {**dataclasses.asdict(config), "versions": found}
+        (run / "config.json").write_text(json.dumps(record, indent=2))
+        changed = [f"{k} {previous[k]} -> {v}" for k, v in found.items() if previous.get(k, v) != v]
+        if changed:
+            say = _sayer(console)
+            say(f"note: resuming with other versions than before: {'; '.join(changed)}")
+        _learn(model, config, run, console, resume, done)
+        model.save(run / "model.zip")
+    finally:
+        vec.close()
+    return run
+
+
+def _saved_versions(run: Path) -> dict[str, Any]:
+    """The versions an earlier run recorded in its config.json (none if it did not)."""
+    try:
+        return dict(json.loads((run / "config.json").read_text()).get("versions", {}))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
+def _sayer(console: Any) -> Callable[[str], None]:
+    def say(line: str) -> None:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    return say
+
+
+def _learn(model, config: TrainConfig, run: Path, console: Any, resume: bool, done: int) -> None:
+    """Train from ``done`` steps to ``config.timesteps`` (rounded up to whole rollouts)."""
+    say = _sayer(console)
+    planned = config.planned_steps(done)
+    bar = config.progress_bar and console.is_terminal
+    say(
+        f"{config.game}, {config.players} players, against {','.join(config.opponents)}: "
+        f"training steps {done:,} to {planned:,} (whole rollouts of {config.rollout_steps:,}) "
+        f"in {run}"
+    )
+    callbacks = [make_callbacks(config, run, say, verbose=not bar)]
+    if bar:
+        callbacks.append(progress_callback(planned - done, console))
+    try:
         model.learn(
-            total_timesteps=remaining,
-            callback=make_callbacks(config, run),
+            total_timesteps=config.timesteps - done,
+            callback=callbacks,
             reset_num_timesteps=not resume,
-            progress_bar=config.progress_bar,
             tb_log_name="ppo",
         )
-    model.save(run / "model.zip")
-    vec.close()
-    return run
+    finally:
+        if bar:
+            callbacks[-1].progress.stop()  # also when training fails half-way
 
 
 # ---------------------------------------------------------------------------------------------
 # Command line
 
+HELP = {
+    "game": "lith or gendeneia",
+    "players": "seats at the table (Lith 2-10, Gendeneia 2-6)",
+    "opponents": "comma-separated agent specs (name or name:key=value), drawn per episode "
+    "for every other seat; 'self' adds snapshots of the learner",
+    "timesteps": "total learner decisions to train for (when resuming too); rounded up to "
+    "whole rollouts of n_envs x n_steps",
+    "seed": f"seed of envs, opponents and network (0 to {MAX_SEED})",
+    "out": "run folder (a used one starts over: its snapshots, checkpoints and metrics go)",
+    "n_envs": "environments stepped together",
+    "vec_env": "dummy (one process), subproc (a process per env), or batched (Lith only: "
+    "every table in one numpy engine)",
+    "reward": "final or shaped (Gendeneia only; Lith pays the chips won or lost)",
+    "learning_rate": "PPO learning rate, in (0, 1]",
+    "n_steps": "steps per env between updates",
+    "batch_size": "PPO minibatch size (at most n_envs x n_steps)",
+    "n_epochs": "PPO epochs per update",
+    "gamma": "discount, in (0, 1]",
+    "gae_lambda": "GAE lambda, in (0, 1]",
+    "ent_coef": "entropy bonus, at least 0",
+    "net_arch": "hidden layer widths of the policy and value networks, comma-separated",
+    "self_play_every": "steps between snapshots added to the pool (with 'self' among the "
+    "opponents; 0: none)",
+    "pool_size": "newest snapshots kept in the pool",
+    "eval_every": "steps between evaluation tournaments (0: none)",
+    "eval_units": "hands (Lith) or games (Gendeneia) per evaluation pairing, a multiple of "
+    "players (a duplicate block plays one deal in every seating)",
+    "checkpoint_every": "steps between checkpoints (0: none)",
+    "torch_threads": "torch threads; runs repeat bit for bit only with the same count",
+}
+# How a flag's text becomes a field's value, by the field's annotation.
+KINDS = {"int": "an integer", "int | None": "an integer", "float": "a number"}
+
+
+def agent_list(game: str) -> str:
+    """The built-in agents of a game, as listed in help texts."""
+    import agents.gendeneia
+    import agents.lith
+    import agents.ppo  # noqa: F401  (each registers its agents)
+    from agents.base import AGENTS
+
+    return ", ".join("ppo:PATH" if name == "ppo" else name for name in sorted(AGENTS[game]))
+
 
 def parser() -> argparse.ArgumentParser:
+    from agents.rules import rule_names
+
     p = argparse.ArgumentParser(
         prog="python train.py",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="More in docs/training.md.",
     )
-    p.add_argument("--config", help="a TOML file of options (flags given here override it)")
+    p.add_argument(
+        "--config", metavar="FILE", help="a TOML file of options (flags given here override it)"
+    )
     p.add_argument(
         "--resume",
         metavar="RUN",
-        help="continue the run in this folder (its config.json, latest checkpoint)",
+        help="continue the run in this folder from its config.json and newest checkpoint, to "
+        "--timesteps in total (more than it has trained)",
     )
-    helps = {
-        "game": "lith or gendeneia",
-        "players": "seats at the table",
-        "opponents": "comma-separated agent specs; 'self' adds snapshots of the learner",
-        "timesteps": "total learner decisions to train for",
-        "seed": "seed of envs, opponents and network",
-        "out": "run folder",
-        "n_envs": "environments stepped together",
-        "vec_env": "dummy, subproc, or batched (Lith only: every table in one numpy engine)",
-        "reward": "Gendeneia reward: final or shaped",
-        "learning_rate": "PPO learning rate",
-        "n_steps": "steps per env between updates",
-        "batch_size": "PPO minibatch size",
-        "n_epochs": "PPO epochs per update",
-        "gamma": "discount",
-        "gae_lambda": "GAE lambda",
-        "ent_coef": "entropy bonus",
-        "self_play_every": "steps between snapshots added to the pool (0: none)",
-        "pool_size": "newest snapshots kept in the pool",
-        "eval_every": "steps between evaluation tournaments (0: none)",
-        "eval_units": "hands or games per evaluation pairing",
-        "checkpoint_every": "steps between checkpoints (0: none)",
-        "threads": "torch threads",
-    }
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
-        if f.name in helps:
+        if f.name in HELP:
             default = getattr(defaults, f.name)
-            shown = ",".join(default) if isinstance(default, list) else default
+            if f.name == "opponents":
+                shown = ",".join(default)
+                extra = f"; lith: {agent_list('lith')}; gendeneia: {agent_list('gendeneia')}"
+            elif f.name == "net_arch":
+                shown, extra = ",".join(map(str, default)), ""
+            elif f.name == "eval_units":
+                shown, extra = f"{EVAL_BLOCKS} blocks, {EVAL_BLOCKS} x players", ""
+            else:
+                shown, extra = default, ""
             p.add_argument(
                 f"--{f.name.replace('_', '-')}",
                 dest=f.name,
                 default=None,
-                help=f"{helps[f.name]} (default: {shown})",
+                metavar=f.name.upper(),
+                help=f"{HELP[f.name]}{extra} (default: {shown})",
             )
     p.add_argument(
-        "--rule", action="append", default=None, help="a game rule key=value (repeatable)"
+        "--rule",
+        action="append",
+        default=None,
+        metavar="KEY=VALUE",
+        help="a game rule, repeatable (default: the game's standard rules); "
+        f"lith: {', '.join(rule_names('lith'))}; gendeneia: {', '.join(rule_names('gendeneia'))}",
     )
-    p.add_argument("--no-progress-bar", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--no-progress-bar",
+        action="store_true",
+        help="no progress bar (there is none anyway when stdout is not a terminal)",
+    )
     return p
 
 
 def _coerce(name: str, text: str) -> Any:
+    """A flag's text as the value of field ``name``; a ValueError naming it if it is not one."""
     kind = {f.name: f.type for f in dataclasses.fields(TrainConfig)}[name]
     if name == "opponents":
         return [o.strip() for o in text.split(",") if o.strip()]
     try:
-        if kind == "int":
+        if name == "net_arch":
+            return [int(width) for width in text.split(",") if width.strip()]
+        if kind in ("int", "int | None"):
             return int(text)
         if kind == "float":
             return float(text)
     except ValueError:
-        raise ValueError(f"{name}: expected a number, got {text!r}") from None
+        expected = "comma-separated integers" if name == "net_arch" else KINDS[kind]
+        raise ValueError(f"--{name.replace('_', '-')}: expected {expected}, got {text!r}") from None
     return text
 
 
 def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bool]:
+    """The run's options from the command line (over ``--config``, over ``--resume``'s)."""
     args = parser().parse_args(argv)
     values: dict[str, Any] = {}
     resume = args.resume is not None
     if resume:
-        saved = Path(args.resume) / "config.json"
-        if not saved.is_file():
-            raise ValueError(f"resume: no config.json in {args.resume!r}")
-        try:
-            values.update(json.loads(saved.read_text()))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"resume: {saved} is not valid JSON ({error})") from None
+        if args.out is not None:
+            raise ValueError("--out: a resumed run continues in its own folder (--resume RUN)")
+        values.update(saved_options(Path(args.resume)))
         values["out"] = args.resume  # the run continues where it is, wherever it was made
     if args.config:
         values.update(load_config(args.config))
@@ -570,7 +886,10 @@ def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bo
     if args.rule:
         from agents.rules import parse_rules
 
-        values["rules"] = {**values.get("rules", {}), **parse_rules(args.rule)}
+        rules = values.get("rules", {})
+        if not isinstance(rules, dict):
+            raise ValueError(f"rules: must be a table of game rules, got {rules!r}")
+        values["rules"] = {**rules, **parse_rules(args.rule)}
     if args.no_progress_bar:
         values["progress_bar"] = False
     config = TrainConfig(**values)
@@ -578,10 +897,11 @@ def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bo
     return config, resume
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, console: Any = None) -> int:
+    """``python train.py``; returns the exit status (2: a bad option, named)."""
     try:
         config, resume = config_from_args(argv)
-        run = train(config, resume=resume)
+        run = train(config, resume=resume, console=console)
     except ValueError as error:
         print(f"train.py: error: {error}", file=sys.stderr)
         return 2

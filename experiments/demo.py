@@ -3,8 +3,10 @@ short duplicate tournament against the built-in heuristics and print the table.
 
     python -m experiments.demo [--timesteps 150000] [--hands 2000] [--out runs/demo]
 
-Training runs on the batched engine (64 tables in one numpy engine) and the tournament on the
-batched tournament, so both fit in a couple of minutes on two cores.
+The bot trains heads-up against tag, bluffer and random (drawn per hand) on the batched engine
+(64 tables in one numpy engine, rollouts of 64 x 64 = 4,096 steps, so training ends at
+--timesteps rounded up to a whole rollout), then plays every heuristic (tag, bluffer, rock,
+caller, random) on the batched tournament; both fit in a couple of minutes on two cores.
 """
 
 from __future__ import annotations
@@ -15,29 +17,22 @@ from pathlib import Path
 
 from agents.batched_tournament import run_batched_tournament
 from agents.tournament import TournamentSpec, print_result, write_outputs
-from train import TrainConfig, train
+from experiments.run import positive_int
+from train import MAX_SEED, TrainConfig, train
+
+OPPONENTS = ["tag", "bluffer", "random"]  # training
+AGAINST = ("tag", "bluffer", "rock", "caller", "random")  # the tournament
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m experiments.demo",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--timesteps", type=int, default=150_000, help="training steps")
-    parser.add_argument("--hands", type=int, default=2000, help="hands per tournament pairing")
-    parser.add_argument("--out", default="runs/demo", help="run folder")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    opponents = ["tag", "bluffer", "random"]
-    print(f"Training a heads-up Lith bot against {', '.join(opponents)}: {args.timesteps:,} steps")
-    config = TrainConfig(
+def demo_config(timesteps: int, seed: int, out: str) -> TrainConfig:
+    """The demo's training run."""
+    return TrainConfig(
         game="lith",
         players=2,
-        opponents=opponents,
-        timesteps=args.timesteps,
-        seed=args.seed,
-        out=args.out,
+        opponents=list(OPPONENTS),
+        timesteps=timesteps,
+        seed=seed,
+        out=out,
         vec_env="batched",
         n_envs=64,
         n_steps=64,
@@ -45,24 +40,91 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_every=0,
         checkpoint_every=0,
     )
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_SEED}, got {value}")
+    return value
+
+
+def _hands(text: str) -> int:
+    value = positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"must be even: each duplicate block plays one deal in both seatings, got {value}"
+        )
+    return value
+
+
+def _folder(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must be a folder name, got ''")
+    return text
+
+
+def parser() -> argparse.ArgumentParser:
+    """The demo's command line (every option's help shows its default)."""
+    p = argparse.ArgumentParser(
+        prog="python -m experiments.demo",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--timesteps",
+        type=positive_int,
+        default=150_000,
+        help="training steps, rounded up to whole rollouts of 4,096 (default: %(default)s)",
+    )
+    p.add_argument(
+        "--hands",
+        type=_hands,
+        default=2000,
+        help="hands per tournament pairing, even (default: %(default)s)",
+    )
+    p.add_argument(
+        "--out",
+        type=_folder,
+        default="runs/demo",
+        help="run folder: the model, and the tournament in OUT/tournament (default: %(default)s)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        help="seed of training and tournament: the same seed plays the same games "
+        "(default: %(default)s)",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m experiments.demo``; a bad option exits with status 2, naming it."""
+    args = parser().parse_args(argv)
+    config = demo_config(args.timesteps, args.seed, args.out)
+    print(
+        f"Training a heads-up Lith bot against {', '.join(OPPONENTS)}: "
+        f"{config.planned_steps():,} steps ({args.timesteps:,} in whole rollouts of "
+        f"{config.rollout_steps:,})"
+    )
     run = train(config)
     model = f"ppo:{run / 'model.zip'}"
     print(f"Duplicate tournament: the bot against every heuristic, {args.hands:,} hands a pairing")
     spec = TournamentSpec(
         game="lith",
-        agents=(model, "tag", "bluffer", "rock", "caller", "random"),
+        agents=(model, *AGAINST),
         players=2,
         units=args.hands,
         seed=args.seed,
         analytics=False,
     )
     result = run_batched_tournament(spec, progress=True)
-    shown = {k: v for k, v in result.items() if not k.startswith("_")}
-    shown["agents_results"] = {
-        ("bot" if k == model else k): v for k, v in shown["agents_results"].items()
-    }
-    shown["pairings"] = {k.replace(model, "bot"): v for k, v in shown["pairings"].items()}
-    print_result(shown)
+    # The bot keeps its spec as its name, in the table as in results.json and the plots.
+    print_result({k: v for k, v in result.items() if not k.startswith("_")})
     write_outputs(result, Path(args.out) / "tournament")
     print(
         f"model: {run / 'model.zip'}; tournament results and plots: {Path(args.out) / 'tournament'}"

@@ -3,14 +3,18 @@ analyze how it bets and bluffs (Lith), and write ``report.md`` with tables and p
 
     python -m experiments.run experiments/lith_hu_tag.toml [--timesteps N] [--units N]
 
-The TOML file holds ``train.py`` options and an ``[experiment]`` table: ``against`` (the
-heuristics of the final tournament), ``units`` (hands or games per pairing), ``seed``.
+The TOML file holds train.py options (python train.py --help) and an [experiment] table:
+against (the agents of the final tournament, one pairing each; default: every heuristic of
+the game), units (hands or games per pairing, a multiple of players: each duplicate block is
+one deal played in every seating; default: 1,000 blocks) and seed (the tournament's seed,
+default 1). Everything is checked before training starts.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 import tomllib
 from collections.abc import Sequence
@@ -18,9 +22,61 @@ from pathlib import Path
 from typing import Any
 
 from agents.analytics import RATES, format_rate
-from train import HEURISTICS, TrainConfig, load_config, train
+from train import (
+    GAMES,
+    HEURISTICS,
+    TrainConfig,
+    agent_list,
+    load_config,
+    saved_options,
+    steps_of,
+    train,
+)
 
 __all__ = ["main", "run_experiment"]
+
+DEFAULT_BLOCKS = 1000  # duplicate blocks per pairing when [experiment] sets no units
+
+
+def _check_count(name: str, value: Any, multiple_of: int = 1) -> None:
+    """Raise ValueError naming ``name`` unless ``value`` is a positive multiple."""
+    if type(value) is not int or value < 1 or value % multiple_of:
+        what = "a positive integer"
+        if multiple_of > 1:
+            what = (
+                f"a positive multiple of players ({multiple_of}): each duplicate block plays "
+                "one deal in every seating"
+            )
+        raise ValueError(f"{name}: must be {what}, got {value!r}")
+
+
+def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
+    """The ``[experiment]`` table of ``path``, checked, with its defaults filled in."""
+    table = tomllib.loads(path.read_text()).get("experiment", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"experiment: must be a table ([experiment]) in {path}")
+    unknown = sorted(set(table) - {"against", "units", "seed"})
+    if unknown:
+        raise ValueError(f"experiment: unknown key(s) {', '.join(unknown)} in {path}")
+    against = table.get("against", list(HEURISTICS[config.game]))
+    if (
+        not isinstance(against, list)
+        or not against
+        or not all(isinstance(a, str) and a.strip() for a in against)
+    ):
+        raise ValueError(f"experiment.against: must be a non-empty list of agents, got {against!r}")
+    if len(set(against)) < len(against):
+        raise ValueError(f"experiment.against: an agent is listed twice in {against!r}")
+    from agents import make_agent
+
+    for spec in against:
+        make_agent(spec, config.game)  # raises ValueError naming an unknown agent
+    units = table.get("units", DEFAULT_BLOCKS * config.players)
+    _check_count("experiment.units", units, config.players)
+    seed = table.get("seed", 1)
+    if type(seed) is not int or seed < 0:
+        raise ValueError(f"experiment.seed: must be a non-negative integer, got {seed!r}")
+    return {"against": against, "units": units, "seed": seed}
 
 
 def run_experiment(
@@ -30,35 +86,46 @@ def run_experiment(
     workers: int = 2,
     report_only: bool = False,
 ) -> Path:
+    """Train, play the tournaments and write ``report.md`` (with ``report_only``, the report
+    again from a finished run). ``timesteps`` and ``units`` override the file's."""
+    path = Path(path)
     values = load_config(path)
-    experiment = tomllib.loads(path.read_text()).get("experiment", {})
-    if timesteps:
+    if timesteps is not None:
+        _check_count("--timesteps", timesteps)
         values["timesteps"] = timesteps
+    _check_count("--workers", workers)
     config = TrainConfig(**values)
     config.validate()
+    experiment = experiment_table(path, config)
+    if units is not None:
+        _check_count("--units", units, config.players)
+        experiment["units"] = units
     run = Path(config.out)
     if report_only:
+        for flag, given in (("--timesteps", timesteps), ("--units", units)):
+            if given is not None:
+                raise ValueError(f"{flag}: --report-only trains and plays nothing")
         return _rebuild_report(path, config, run)
     started = time.perf_counter()
     train(config)
     train_seconds = time.perf_counter() - started
-    (run / "wall_time.json").write_text(json.dumps({"train_seconds": train_seconds}))
+    steps = steps_of(run / "model.zip")
+    (run / "wall_time.json").write_text(
+        json.dumps({"train_seconds": train_seconds, "steps": steps})
+    )
 
     from agents.tournament import TournamentSpec, run_tournament, write_outputs
 
-    against = experiment.get("against", list(HEURISTICS[config.game]))
-    count = units or experiment.get("units", 2000)
-    rules = {k: v for k, v in config.env_kwargs().items() if k not in ("num_players", "reward")}
     model = f"ppo:{run / 'model.zip'}"
     sections = []
-    for opponent in against:
+    for opponent in experiment["against"]:
         spec = TournamentSpec(
             game=config.game,
             agents=(model, opponent),
             players=config.players,
-            units=count,
-            seed=experiment.get("seed", 1),
-            rules=rules,
+            units=experiment["units"],
+            seed=experiment["seed"],
+            rules=config.rules,
             analytics=config.game == "lith",
             lineup=(0,) + (1,) * (config.players - 1),
         )
@@ -69,13 +136,14 @@ def run_experiment(
     analytics = None
     if config.game == "lith":
         analytics = _analyze(run, sections)
-    report = _report(path, config, train_seconds, sections, analytics)
+    report = _report(path, config, train_seconds, steps, sections, analytics)
     (run / "report.md").write_text(report)
     return run
 
 
 def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
-    """report.md again from a finished run's tournament folders (no training, no play)."""
+    """report.md again from a finished run's tournament folders (no training, no play), with
+    the options the run was trained with (its config.json) where it has them."""
     sections = []
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
@@ -83,10 +151,16 @@ def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
         sections.append((opponent, folder, result))
     if not sections:
         raise ValueError(f"report: no tournament folders (vs_*) in {str(run)!r}")
-    timing = run / "wall_time.json"
-    seconds = json.loads(timing.read_text())["train_seconds"] if timing.is_file() else float("nan")
+    if (run / "config.json").is_file():
+        config = TrainConfig(**saved_options(run))
+    timing_path = run / "wall_time.json"
+    timing = json.loads(timing_path.read_text()) if timing_path.is_file() else {}
+    seconds = timing.get("train_seconds", math.nan)
+    steps = timing.get("steps")
+    if steps is None and (run / "model.zip").is_file():
+        steps = steps_of(run / "model.zip")
     analytics = _analyze(run, sections) if config.game == "lith" else None
-    (run / "report.md").write_text(_report(path, config, seconds, sections, analytics))
+    (run / "report.md").write_text(_report(path, config, seconds, steps, sections, analytics))
     return run
 
 
@@ -111,11 +185,23 @@ def _analyze(run: Path, sections) -> dict[str, Any]:
     return report
 
 
-def _report(path: Path, config: TrainConfig, seconds: float, sections, analytics) -> str:
+def _interval(c: dict[str, Any], number: str) -> str:
+    """``[low, high]``, or n/a when a single block gives no interval (None or infinite)."""
+    low, high = c.get("low"), c.get("high")
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return "n/a"
+    return f"[{low:{number}}, {high:{number}}]"
+
+
+def _report(
+    path: Path, config: TrainConfig, seconds: float, steps: int | None, sections, analytics
+) -> str:
+    trained = f"{steps:,}" if steps is not None else f"{config.timesteps:,}"
     lines = [
         f"# Experiment {path.stem}",
         "",
-        f"`python -m experiments.run {path}`: trained {config.timesteps:,} steps in "
+        f"`python -m experiments.run {path}`: trained {trained} steps (timesteps "
+        f"{config.timesteps:,}, in whole rollouts of {config.rollout_steps:,}) in "
         f"{seconds / 60:.1f} min (seed {config.seed}, opponents {', '.join(config.opponents)}).",
         "",
     ]
@@ -133,15 +219,14 @@ def _report(path: Path, config: TrainConfig, seconds: float, sections, analytics
         me = next(v for k, v in result["agents_results"].items() if k.startswith("ppo:"))
         if lith:
             c = me["chips_per_100"]
-            interval = f"[{c['low']:+.1f}, {c['high']:+.1f}]"
-            lines.append(f"| {opponent} | {me['hands']:,} | {c['mean']:+.1f} | {interval} |")
+            row = f"| {opponent} | {me['hands']:,} | {c['mean']:+.1f} | {_interval(c, '+.1f')} |"
         else:
             w, s = me["win_rate"], me["mean_score"]
-            interval = f"[{w['low']:.3f}, {w['high']:.3f}]"
+            interval = _interval(w, ".3f")
             row = (
                 f"| {opponent} | {me['games']:,} | {w['mean']:.3f} | {interval} | {s['mean']:.2f} |"
             )
-            lines.append(row)
+        lines.append(row)
     lines += ["", f"Intervals: {sections[0][2]['method']}.", ""]
     if analytics:
         agents = sorted(analytics)
@@ -166,26 +251,64 @@ def _report(path: Path, config: TrainConfig, seconds: float, sections, analytics
     return "\n".join(lines) + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+def positive_int(text: str) -> int:
+    """An argparse type: a positive integer, or an error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line (every option's help shows its default)."""
+    p = argparse.ArgumentParser(
         prog="python -m experiments.run",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="agents for [experiment] against: "
+        + "; ".join(f"{game}: {agent_list(game)}" for game in GAMES)
+        + ". See docs/training.md.",
     )
-    parser.add_argument("config", help="an experiments/*.toml file")
-    parser.add_argument("--timesteps", type=int, help="override the training length")
-    parser.add_argument("--units", type=int, help="override hands/games per tournament pairing")
-    parser.add_argument("--workers", type=int, default=2, help="tournament processes")
-    parser.add_argument(
-        "--report-only", action="store_true", help="rebuild report.md from a finished run"
+    p.add_argument("config", help="an experiments/*.toml file")
+    p.add_argument(
+        "--timesteps",
+        type=positive_int,
+        help="train this many steps instead (default: the file's timesteps)",
     )
-    args = parser.parse_args(argv)
+    p.add_argument(
+        "--units",
+        type=positive_int,
+        help="hands or games per tournament pairing instead, a multiple of the players "
+        f"(default: the file's [experiment] units, else {DEFAULT_BLOCKS:,} blocks)",
+    )
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=2,
+        help="tournament processes; the results are the same for any number (default: 2)",
+    )
+    p.add_argument(
+        "--report-only",
+        action="store_true",
+        help="rebuild report.md from the finished run's tournament folders: no training, "
+        "no play (default: off)",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m experiments.run``; a bad option exits with status 2, naming it."""
+    p = parser()
+    args = p.parse_args(argv)
     try:
         run = run_experiment(
             Path(args.config), args.timesteps, args.units, args.workers, args.report_only
         )
     except ValueError as error:
-        parser.error(str(error))
+        p.error(str(error))
     print((run / "report.md").read_text())
     return 0
 

@@ -1,20 +1,61 @@
-"""train.py and experiments: tiny runs save models that play tournaments; resume; bad configs."""
+"""train.py and experiments: tiny runs save models that play tournaments; resume; bad configs;
+what a run prints; reproducibility; the command lines of train.py, experiments.run and the demo."""
 
 import io
 import json
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+import torch
+from rich.console import Console
 
 import train
 from agents.tournament import TournamentSpec, run_tournament
+from experiments import demo as demo_cli
+from experiments import run as experiments_run
 from gendeneia_env import play as gendeneia_play
 from lith_env import play as lith_play
 
+torch.set_num_threads(1)
+
 TINY = [
     "--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-    "--n-epochs", "1", "--eval-every", "128", "--eval-units", "8", "--checkpoint-every", "128",
-    "--self-play-every", "128", "--no-progress-bar",
+    "--n-epochs", "1", "--eval-every", "128", "--eval-units", "6", "--checkpoint-every", "128",
+    "--self-play-every", "128", "--net-arch", "32,32", "--no-progress-bar",
 ]  # fmt: skip
+
+
+def log_console(terminal: bool = False) -> tuple[Console, io.StringIO]:
+    """A console writing to a string: a terminal (with a progress bar) or a log file."""
+    text = io.StringIO()
+    return Console(file=text, force_terminal=terminal, width=120), text
+
+
+def tiny_toml(
+    path: Path, out: Path, extra: str = "", experiment: str = 'against = ["caller"]\nunits = 2'
+) -> Path:
+    """A tiny experiment file training in ``out``: ``extra`` options (tables last) and the
+    ``[experiment]`` table's body."""
+    path.write_text(
+        f'opponents = ["caller"]\ntimesteps = 128\nout = "{out}"\nn_envs = 2\nn_steps = 64\n'
+        "batch_size = 64\nn_epochs = 1\neval_every = 0\ncheckpoint_every = 0\n"
+        f"net_arch = [16]\nprogress_bar = false\n{extra}\n[experiment]\n{experiment}\n"
+    )
+    return path
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    """A finished tiny run (256 steps, evaluations and checkpoints every 128) to copy."""
+    out = tmp_path_factory.mktemp("trained") / "run"
+    assert train.main(["--opponents", "caller", "--out", str(out), *TINY]) == 0
+    return out
+
+
+def copy_of(run: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(run, tmp_path / "run"))
 
 
 @pytest.mark.parametrize(
@@ -53,20 +94,40 @@ def test_tiny_run_saves_a_model_that_plays_a_tournament(
     assert "seat 1 (ppo:" in screen and ("Leaving the table." in screen or "over" in screen)
 
 
-def test_resume_continues_the_step_count(tmp_path):
+def test_resume_continues_the_step_count(trained, tmp_path):
     from sb3_contrib import MaskablePPO
 
-    out = tmp_path / "run"
-    assert train.main(["--opponents", "caller", "--out", str(out), *TINY]) == 0
+    out = copy_of(trained, tmp_path)
     assert MaskablePPO.load(out / "model.zip").num_timesteps == 256
     assert train.main(["--resume", str(out), "--timesteps", "384", "--no-progress-bar"]) == 0
     assert MaskablePPO.load(out / "model.zip").num_timesteps == 384
     assert json.loads((out / "config.json").read_text())["timesteps"] == 384
 
 
+def test_resume_to_a_step_count_already_reached_says_so(trained, tmp_path, capsys):
+    out = copy_of(trained, tmp_path)
+    saved = (out / "config.json").read_text()
+    for steps in ("256", "100"):
+        assert train.main(["--resume", str(out), "--timesteps", steps]) == 2
+        err = capsys.readouterr().err
+        assert "--timesteps: the run in" in err and "has trained 256 steps already" in err
+        assert "Traceback" not in err
+    assert (out / "config.json").read_text() == saved  # nothing was touched
+
+
+def test_resume_continues_from_the_file_with_the_most_steps(trained, tmp_path):
+    """model.zip (saved after the last update) beats a checkpoint of fewer or as many steps."""
+    out = copy_of(trained, tmp_path)
+    assert train.latest_checkpoint(out) == out / "model.zip"  # 256 steps, as model_256_steps
+    (out / "checkpoints" / "model_256_steps.zip").unlink()
+    assert train.latest_checkpoint(out) == out / "model.zip"  # 256 steps against 128
+    shutil.copy(out / "model.zip", out / "checkpoints" / "model_384_steps.zip")
+    assert train.latest_checkpoint(out).name == "model_384_steps.zip"
+
+
 def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
     """An earlier run's snapshots must not join the new run's self-play pool, nor its
-    checkpoints be what --resume continues."""
+    checkpoints be what --resume continues, nor its evaluations stay in metrics.json."""
     out = tmp_path / "run"
     (out / "pool").mkdir(parents=True)
     (out / "checkpoints").mkdir()
@@ -74,25 +135,29 @@ def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
     stale_checkpoint = out / "checkpoints" / "model_999999_steps.zip"
     for stale in (stale_snapshot, stale_checkpoint):
         stale.write_bytes(b"from an earlier run")
+    stale_metrics = {"evaluations": [{"step": 999999, "results": {}}], "pool": []}
+    (out / "metrics.json").write_text(json.dumps(stale_metrics))
     assert train.main(["--opponents", "caller,self", "--out", str(out), *TINY]) == 0
     assert not stale_snapshot.exists() and not stale_checkpoint.exists()
     assert train.latest_checkpoint(out).stem != "model_999999_steps"
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert [e["step"] for e in metrics["evaluations"]] == [128, 256]
 
 
-def test_corrupt_or_mismatched_checkpoint(tmp_path, capsys):
-    out = tmp_path / "run"
-    assert train.main(["--opponents", "caller", "--out", str(out), *TINY]) == 0
+def test_corrupt_or_mismatched_checkpoint(trained, tmp_path, capsys):
+    out = copy_of(trained, tmp_path)
     config = json.loads((out / "config.json").read_text())
     config["players"] = 3  # the saved model sees 2-player observations
+    config["eval_units"] = 6
     (out / "config.json").write_text(json.dumps(config))
     assert train.main(["--resume", str(out), "--timesteps", "512", "--no-progress-bar"]) == 2
     assert "resume: cannot continue from" in capsys.readouterr().err
-    for checkpoint in (out / "checkpoints").glob("*.zip"):
+    for checkpoint in [*(out / "checkpoints").glob("*.zip"), out / "model.zip"]:
         checkpoint.write_bytes(b"junk")
     config["players"] = 2
     (out / "config.json").write_text(json.dumps(config))
     assert train.main(["--resume", str(out), "--timesteps", "512", "--no-progress-bar"]) == 2
-    assert "wasn't a zip-file" in capsys.readouterr().err
+    assert "resume: cannot continue from" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -103,17 +168,67 @@ def test_corrupt_or_mismatched_checkpoint(tmp_path, capsys):
         (["--game", "gendeneia", "--players", "7"], "players: must be 2-6 for gendeneia"),
         (["--opponents", "tag,maniac"], "unknown agent 'maniac'"),
         (["--timesteps", "0"], "timesteps: must be a positive integer"),
-        (["--timesteps", "many"], "timesteps: expected a number"),
+        (["--timesteps", "-5"], "timesteps: must be a positive integer"),
+        (["--timesteps", "many"], "--timesteps: expected an integer"),
+        (["--timesteps", "1.5"], "--timesteps: expected an integer"),
         (["--vec-env", "threads"], "vec_env: must be dummy, subproc or batched"),
         (["--learning-rate", "3"], "learning_rate: must be a number in"),
+        (["--ent-coef", "-1"], "ent_coef: must be a non-negative number"),
+        (["--net-arch", "64,x"], "--net-arch: expected comma-separated integers"),
+        (["--net-arch", "64,0"], "net_arch: must be a list of positive layer widths"),
+        (["--seed", "-1"], "seed: must be an integer from 0 to"),
+        (["--torch-threads", "0"], "torch_threads: must be a positive integer"),
+        (["--batch-size", "4096"], "batch_size: must be at most n_envs x n_steps (2048)"),
+        (["--checkpoint-every", "2"], "checkpoint_every: must be 0 (never) or at least n_envs"),
+        (["--eval-every", "-1"], "eval_every: must be a non-negative integer"),
+        (["--opponents", "tag,self", "--self-play-every", "0"], "self_play_every: must be"),
+        (["--eval-units", "7"], "eval_units: must be a positive multiple of players (2)"),
+        (
+            ["--game", "gendeneia", "--players", "3", "--opponents", "greedy", "--eval-units", "8"],
+            "eval_units: must be a positive multiple of players (3)",
+        ),
         (["--rule", "betting=fixed"], "betting: must be one of"),
+        (
+            ["--rule", "foo=1"],
+            "--rule foo: not a rule of lith; its rules: betting, bet_sizes, max_raises",
+        ),
+        (
+            ["--game", "gendeneia", "--players", "3", "--opponents", "greedy", "--rule", "ante=1"],
+            "--rule ante: not a rule of gendeneia; its rules: max_rounds",
+        ),
+        (["--reward", "shaped"], "reward: shaped is for gendeneia only"),
+        (["--reward", "dense"], "reward: must be final or shaped"),
         (["--config", "/no/such.toml"], "config: no file at"),
         (["--resume", "/no/such/run"], "resume: no config.json"),
     ],
 )
 def test_bad_options_fail_at_once_naming_the_field(argv, message, capsys):
     assert train.main(argv) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("toml", "flags", "message"),
+    [
+        ("[rules]\nfoo = 1\n", [], "--rule foo: not a rule of lith; its rules: betting"),
+        ('rules = {betting = "no-limit", colour = 1}\n', [], "--rule colour: not a rule of lith"),
+        ('reward = "shaped"\n', [], "reward: shaped is for gendeneia only"),
+        ("rules = 3\n", [], "rules: must be a table of game rules"),
+        ("rules = 3\n", ["--rule", "ante=2"], "rules: must be a table of game rules"),
+        ('net_arch = "64"\n', [], "net_arch: must be a list of positive layer widths"),
+        ('progress_bar = "yes"\n', [], "progress_bar: must be true or false"),
+        ("learning_rate = true\n", [], "learning_rate: must be a number in"),
+        ("torch_threads = 0\n", [], "torch_threads: must be a positive integer"),
+        ("eval_units = 3\n", [], "eval_units: must be a positive multiple of players (2)"),
+    ],
+)
+def test_bad_config_files_fail_naming_the_field(tmp_path, toml, flags, message, capsys):
+    path = tmp_path / "x.toml"
+    path.write_text(toml)
+    assert train.main(["--config", str(path), *flags]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
 
 
 def test_config_files_and_flag_overrides(tmp_path):
@@ -134,21 +249,30 @@ def test_config_files_and_flag_overrides(tmp_path):
 
 
 def test_every_experiment_file_is_a_valid_config():
-    from pathlib import Path
-
     files = sorted(Path("experiments").glob("*.toml"))
     assert len(files) >= 4
     for path in files:
-        train.TrainConfig(**train.load_config(path)).validate()
+        config = train.TrainConfig(**train.load_config(path))
+        config.validate()
+        experiments_run.experiment_table(path, config)
 
 
 def test_help_explains_every_option(capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exit_:
         train.main(["--help"])
-    text = capsys.readouterr().out
-    for option in ("--opponents", "--self-play-every", "--resume", "--config", "--eval-every"):
+    assert exit_.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for name in train.HELP:
+        assert f"--{name.replace('_', '-')} " in text
+    for option in ("--resume", "--config", "--rule", "--no-progress-bar"):
         assert option in text
-    assert "(default: tag,bluffer)" in text
+    assert "(default: tag,bluffer)" in text and "(default: 256,256)" in text
+    assert "--torch-threads TORCH_THREADS torch threads" in text and "(default: 1)" in text
+    # the agents an --opponents spec may name, and the rules a --rule may set
+    for name in ("bluffer", "caller", "rock", "tag", "greedy", "spoiler", "ppo:PATH"):
+        assert name in text
+    for rule in ("betting", "bet_sizes", "excuse", "presum", "max_rounds"):
+        assert rule in text
 
 
 def test_subprocess_envs_with_self_play(tmp_path):
@@ -180,3 +304,231 @@ def test_batched_training_envs_are_reproducible(tmp_path):
 
     assert play(4) == play(4)
     assert play(4) != play(5)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a run leaves and prints
+
+
+def test_evaluations_leave_no_model_file_behind(trained):
+    """The policy an evaluation plays is a scratch file, gone when it is over."""
+    assert not (trained / "eval_model.zip").exists()
+    assert sorted(p.name for p in trained.iterdir()) == [
+        "checkpoints",
+        "config.json",
+        "metrics.json",
+        "model.zip",
+        "tensorboard",
+    ]
+
+
+def test_a_run_logged_to_a_file_prints_every_evaluation_and_checkpoint(tmp_path):
+    console, text = log_console(terminal=False)
+    out = tmp_path / "run"
+    argv = ["--opponents", "caller,tag,self", "--out", str(out), *TINY[:-1]]  # bar asked for
+    assert train.main(argv, console=console) == 0
+    lines = text.getvalue().splitlines()
+    assert lines[0].startswith("lith, 2 players, against caller,tag,self: training steps 0 to 256")
+    evaluations = [line for line in lines if "chips/100 hands" in line]
+    assert len(evaluations) == 2 and evaluations[0].startswith("step 128: chips/100 hands vs ")
+    metrics = json.loads((out / "metrics.json").read_text())
+    for line, entry in zip(evaluations, metrics["evaluations"], strict=True):
+        assert line == train.evaluation_line(entry, "lith")
+        tag = entry["results"]["chips_per_100 vs tag"]
+        assert f"vs tag {tag['mean']:+.1f} [{tag['low']:+.1f}, {tag['high']:+.1f}]" in line
+        assert line.endswith("(6 hands each)") and entry["hands"] == 6
+    assert f"step 128: checkpoint {out / 'checkpoints' / 'model_128_steps.zip'}" in lines
+    assert f"step 256: snapshot {out / 'pool' / 'snapshot_256.zip'} (2 in the pool)" in lines
+    assert "━" not in text.getvalue()  # no progress bar in a log
+
+
+def test_a_terminal_gets_a_progress_bar_that_ends_at_its_total(tmp_path):
+    """PPO trains whole rollouts (2 envs x 64 steps): asked for 200 steps it trains 256, and
+    the bar counts to 256 of 256 — not to 256 of 200."""
+    from sb3_contrib import MaskablePPO
+
+    console, text = log_console(terminal=True)
+    out = tmp_path / "run"
+    argv = ["--opponents", "caller", "--out", str(out), *TINY[:-1], "--timesteps", "200"]
+    argv += ["--eval-every", "256"]
+    assert train.main(argv, console=console) == 0
+    screen = text.getvalue()
+    assert MaskablePPO.load(out / "model.zip").num_timesteps == 256
+    assert "256/256 steps" in screen and "/200 steps" not in screen
+    assert "step 256: chips/100 hands vs caller" in screen  # evaluations print above the bar
+    assert "checkpoint" not in screen.split("training steps", 1)[1]  # the bar shows progress
+
+
+def test_progress_callback_counts_to_its_total():
+    console, text = log_console(terminal=True)
+    bar = train.progress_callback(6, console)
+    env = SimpleNamespace(num_envs=2)
+    bar.init_callback(SimpleNamespace(get_env=lambda: env, num_timesteps=0))
+    bar.on_training_start({}, {})
+    for _ in range(3):
+        assert bar.on_step()
+    bar.on_training_end()
+    assert bar.completed == bar.total == 6
+    assert "6/6 steps" in text.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("timesteps", "done", "planned"),
+    [(150_000, 0, 151_552), (4096, 0, 4096), (4097, 0, 8192), (8000, 4096, 8192), (1, 0, 4096)],
+)
+def test_planned_steps_are_whole_rollouts(timesteps, done, planned):
+    config = demo_cli.demo_config(timesteps, 0, "runs/demo")
+    assert config.rollout_steps == 4096 and config.planned_steps(done) == planned
+
+
+# ---------------------------------------------------------------------------------------------
+# Reproducibility
+
+
+def test_a_run_repeats_bit_for_bit_and_records_its_software(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    def run(name: str) -> Path:
+        out = tmp_path / name
+        argv = ["--opponents", "bluffer,random,self", "--out", str(out), "--seed", "7", *TINY]
+        assert train.main(argv, console=log_console()[0]) == 0
+        return out
+
+    first, second = run("first"), run("second")
+    assert torch.get_num_threads() == 1
+    a = MaskablePPO.load(first / "model.zip").policy.state_dict()
+    b = MaskablePPO.load(second / "model.zip").policy.state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert (first / "metrics.json").read_bytes() == (second / "metrics.json").read_bytes()
+    assert json.loads((first / "metrics.json").read_text())["evaluations"]
+    recorded = json.loads((first / "config.json").read_text())
+    assert recorded["torch_threads"] == 1
+    for package in ("python", *train.PACKAGES, "commit"):
+        assert package in recorded["versions"]
+    assert recorded["versions"]["torch"] == torch.__version__
+    assert recorded["versions"]["stable-baselines3"] and recorded["versions"]["sb3-contrib"]
+
+
+def test_torch_threads_are_set_from_the_config(trained, tmp_path):
+    out = copy_of(trained, tmp_path)
+    try:
+        argv = ["--resume", str(out), "--timesteps", "384", "--torch-threads", "2"]
+        assert train.main(argv, console=log_console()[0]) == 0
+        assert torch.get_num_threads() == 2
+        assert json.loads((out / "config.json").read_text())["torch_threads"] == 2
+    finally:
+        torch.set_num_threads(1)
+
+
+def test_resume_reads_a_config_json_of_before_torch_threads(trained, tmp_path):
+    out = copy_of(trained, tmp_path)
+    saved = json.loads((out / "config.json").read_text())
+    del saved["versions"]
+    saved["threads"] = saved.pop("torch_threads")  # the option's earlier name
+    (out / "config.json").write_text(json.dumps(saved))
+    config, resume = train.config_from_args(["--resume", str(out), "--timesteps", "384"])
+    assert resume and config.torch_threads == 1
+    saved["colour"] = 1
+    (out / "config.json").write_text(json.dumps(saved))
+    with pytest.raises(ValueError, match="resume: unknown option\\(s\\) colour"):
+        train.config_from_args(["--resume", str(out), "--timesteps", "384"])
+
+
+def test_pool_snapshots_are_ordered_by_step(tmp_path):
+    for step in (99_968, 100_032, 1_000_000, 200_000):
+        (tmp_path / f"snapshot_{step}.zip").write_bytes(b"")
+    newest = train.newest_snapshots(tmp_path, 2)
+    assert [p.name for p in newest] == ["snapshot_200000.zip", "snapshot_1000000.zip"]
+
+
+# ---------------------------------------------------------------------------------------------
+# experiments.run and the demo
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--timesteps", "0"], "argument --timesteps: must be a positive integer, got 0"),
+        (["--timesteps", "-100"], "argument --timesteps: must be a positive integer"),
+        (["--timesteps", "lots"], "argument --timesteps: must be a positive integer"),
+        (["--units", "0"], "argument --units: must be a positive integer, got 0"),
+        (["--units", "-2"], "argument --units: must be a positive integer"),
+        (["--units", "3"], "--units: must be a positive multiple of players (2)"),
+        (["--workers", "0"], "argument --workers: must be a positive integer"),
+        (["--report-only", "--timesteps", "64"], "--timesteps: --report-only trains"),
+    ],
+)
+def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run")
+    with pytest.raises(SystemExit) as exit_:
+        experiments_run.main([str(path), *argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "run").exists()  # nothing trained
+
+
+@pytest.mark.parametrize(
+    ("extra", "experiment", "message"),
+    [
+        ("[rules]\nfoo = 1", "", "--rule foo: not a rule of lith; its rules: betting"),
+        ('reward = "shaped"', "", "reward: shaped is for gendeneia only"),
+        ("", "seed = 1\nrounds = 3", "experiment: unknown key(s) rounds"),
+        ("", "units = 5", "experiment.units: must be a positive multiple of players (2)"),
+        ("", "units = 0", "experiment.units: must be a positive multiple of players (2)"),
+        ("", "seed = -1", "experiment.seed: must be a non-negative integer"),
+        ("", 'against = ["maniac"]', "unknown agent 'maniac'"),
+        ("", 'against = ["tag", "tag"]', "experiment.against: an agent is listed twice"),
+        ("", "against = []", "experiment.against: must be a non-empty list of agents"),
+    ],
+)
+def test_bad_experiment_files_fail_before_training(tmp_path, extra, experiment, message, capsys):
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", extra, experiment)
+    with pytest.raises(SystemExit) as exit_:
+        experiments_run.main([str(path)])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # nothing trained
+
+
+def test_a_tiny_experiment_reports_the_steps_it_trained(tmp_path, capsys):
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run")
+    assert experiments_run.main([str(path), "--timesteps", "100", "--workers", "1"]) == 0
+    report = (tmp_path / "run" / "report.md").read_text()
+    assert "trained 128 steps (timesteps 100, in whole rollouts of 128)" in report
+    assert "| caller | 2 |" in report  # one block of two hands: no interval
+    assert experiments_run.main([str(path), "--report-only"]) == 0
+    rebuilt = (tmp_path / "run" / "report.md").read_text()
+    assert "trained 128 steps (timesteps 100," in rebuilt  # the run's, not the file's 128
+
+
+def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
+    for main in (experiments_run.main, demo_cli.main):
+        with pytest.raises(SystemExit) as exit_:
+            main(["--help"])
+        assert exit_.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--workers WORKERS tournament processes" in text and "(default: 2)" in text
+    assert "default: the file's timesteps" in text
+    assert "lith: bluffer, caller, ppo:PATH, random, rock, tag" in text
+    assert "(default: 150000)" in text and "(default: 2000)" in text
+    assert "(default: runs/demo)" in text and "(default: 0)" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--timesteps", "0"], "argument --timesteps: must be a positive integer, got 0"),
+        (["--timesteps", "-1"], "argument --timesteps: must be a positive integer"),
+        (["--hands", "0"], "argument --hands: must be a positive integer"),
+        (["--hands", "301"], "argument --hands: must be even"),
+        (["--seed", "-1"], "argument --seed: must be from 0 to"),
+        (["--seed", "x"], "argument --seed: must be an integer"),
+        (["--out", ""], "argument --out: must be a folder name"),
+    ],
+)
+def test_demo_flags_are_checked(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        demo_cli.main(argv)
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
