@@ -6,8 +6,11 @@ analyze how it bets and bluffs (Lith), and write ``report.md`` with tables and p
 The TOML file holds train.py options (python train.py --help) and an [experiment] table:
 against (the agents of the final tournament, one pairing each; default: every heuristic of
 the game), units (hands or games per pairing, a multiple of players: each duplicate block is
-one deal played in every seating; default: 1,000 blocks) and seed (the tournament's seed,
-default 1). Everything is checked before training starts.
+one deal played in every seating; default: 1,000 blocks), seed (the tournament's seed,
+default 1) and, for Lith, record (the hands of each pairing kept for the analysis: "all",
+the default, or a sample of that many). Lith tournaments are played on the batched engine
+(every table of a pairing at once, the same deals and seatings as one table at a time);
+Gendeneía's in ``--workers`` processes. Everything is checked before training starts.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
     table = tomllib.loads(path.read_text()).get("experiment", {})
     if not isinstance(table, dict):
         raise ValueError(f"experiment: must be a table ([experiment]) in {path}")
-    unknown = sorted(set(table) - {"against", "units", "seed"})
+    unknown = sorted(set(table) - {"against", "units", "seed", "record"})
     if unknown:
         raise ValueError(f"experiment: unknown key(s) {', '.join(unknown)} in {path}")
     against = table.get("against", list(HEURISTICS[config.game]))
@@ -76,7 +79,15 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
     seed = table.get("seed", 1)
     if type(seed) is not int or seed < 0:
         raise ValueError(f"experiment.seed: must be a non-negative integer, got {seed!r}")
-    return {"against": against, "units": units, "seed": seed}
+    record = table.get("record", "all")
+    if config.game != "lith" and "record" in table:
+        raise ValueError("experiment.record: Lith only (Gendeneía tournaments keep no decisions)")
+    if record != "all" and not (type(record) is int and 1 <= record <= units):
+        raise ValueError(
+            f"experiment.record: 'all' or a number of hands from 1 to units ({units}), "
+            f"got {record!r}"
+        )
+    return {"against": against, "units": units, "seed": seed, "record": record}
 
 
 def run_experiment(
@@ -114,6 +125,7 @@ def run_experiment(
         json.dumps({"train_seconds": train_seconds, "steps": steps})
     )
 
+    from agents.batched_tournament import run_batched_tournament
     from agents.tournament import TournamentSpec, run_tournament, write_outputs
 
     model = f"ppo:{run / 'model.zip'}"
@@ -129,7 +141,10 @@ def run_experiment(
             analytics=config.game == "lith",
             lineup=(0,) + (1,) * (config.players - 1),
         )
-        result = run_tournament(spec, workers=workers, progress=True)
+        if config.game == "lith":  # every table of a pairing at once; same hands, same deals
+            result = run_batched_tournament(spec, progress=True, record=experiment["record"])
+        else:
+            result = run_tournament(spec, workers=workers, progress=True)
         folder = run / f"vs_{opponent.replace(':', '_')}"
         write_outputs(result, folder)
         sections.append((opponent, folder, json.loads((folder / "results.json").read_text())))
@@ -288,7 +303,8 @@ def parser() -> argparse.ArgumentParser:
         "--workers",
         type=positive_int,
         default=2,
-        help="tournament processes; the results are the same for any number (default: 2)",
+        help="Gendeneía tournament processes (Lith plays on the batched engine); the results are "
+        "the same for any number (default: 2)",
     )
     p.add_argument(
         "--report-only",

@@ -132,7 +132,6 @@ def _small(command: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("where,code", [pytest.param(*b, id=b[0]) for b in _blocks("python")])
 def _set_up(where: str, block: str, folder: Path) -> None:
     """Run the ``SETUP`` commands of a block in its folder."""
     page = where.rsplit(":", 1)[0]
@@ -151,6 +150,7 @@ def _set_up(where: str, block: str, folder: Path) -> None:
                 )
 
 
+@pytest.mark.parametrize("where,code", [pytest.param(*b, id=b[0]) for b in _blocks("python")])
 def test_python_block_runs(where, code, tmp_path):
     _set_up(where, code, tmp_path)
     done = subprocess.run(
