@@ -480,6 +480,9 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", 'against = ["maniac"]', "unknown agent 'maniac'"),
         ("", 'against = ["tag", "tag"]', "experiment.against: an agent is listed twice"),
         ("", "against = []", "experiment.against: must be a non-empty list of agents"),
+        ("", "record = 0", "experiment.record: 'all' or a number of hands from 1 to units"),
+        ("", 'record = "some"', "experiment.record: 'all' or a number of hands from 1 to"),
+        ("", "units = 20\nrecord = 21", "from 1 to units (20), got 21"),
     ],
 )
 def test_bad_experiment_files_fail_before_training(tmp_path, extra, experiment, message, capsys):
@@ -508,7 +511,7 @@ def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
             main(["--help"])
         assert exit_.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "--workers WORKERS tournament processes" in text and "(default: 2)" in text
+    assert "--workers WORKERS Gendeneía tournament processes" in text and "(default: 2)" in text
     assert "default: the file's timesteps" in text
     assert "lith: bluffer, caller, ppo:PATH, random, rock, tag" in text
     assert "(default: 150000)" in text and "(default: 2000)" in text
