@@ -407,6 +407,7 @@ def summarize(spec: TournamentSpec, blocks: Sequence[BlockResult]) -> dict[str, 
     }
     result["_records"] = records
     result["_decisions"] = decisions
+    result["_blocks"] = list(blocks)  # for callers that score seats block by block
     return result
 
 
@@ -431,6 +432,7 @@ def write_outputs(result: dict[str, Any], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     records = result.pop("_records", [])
     decisions = result.pop("_decisions", [])
+    result.pop("_blocks", None)
     (out / "results.json").write_text(json.dumps(_strict_json(result), indent=2))
     with open(out / "results.csv", "w", newline="") as f:
         writer = csv.writer(f)
