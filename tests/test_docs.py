@@ -34,6 +34,9 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--games 300", "--games 6"),
     ],
     "-m agents.analyze": [],
+    "-m agents.exploiter": [
+        ("--timesteps 700000", "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 40")
+    ],
     "train.py --game": [("--timesteps 200000", "--timesteps 256 --n-steps 128 --eval-every 0")],
     "train.py --resume": [("--timesteps 400000", "--timesteps 2048")],
 }
