@@ -7,10 +7,12 @@ The TOML file holds train.py options (python train.py --help) and an [experiment
 against (the agents of the final tournament, one pairing each; default: every heuristic of
 the game), units (hands or games per pairing, a multiple of players: each duplicate block is
 one deal played in every seating; default: 1,000 blocks), seed (the tournament's seed,
-default 1) and, for Lith, record (the hands of each pairing kept for the analysis: "all",
-the default, or a sample of that many). Lith tournaments are played on the batched engine
-(every table of a pairing at once, the same deals and seatings as one table at a time);
-Gendeneía's in ``--workers`` processes. Everything is checked before training starts.
+default 1), for Lith record (the hands of each pairing kept for the analysis: "all", the
+default, or a sample of that many), and exploiter_timesteps (and optionally exploiter_units):
+end with an exploiter trained that long against the bot (``agents.exploiter``), its gain, a
+lower bound on the bot's exploitability, in the report. Lith tournaments are played on the
+batched engine (every table of a pairing at once, the same deals and seatings as one table at
+a time); Gendeneía's in ``--workers`` processes. Everything is checked before training starts.
 """
 
 from __future__ import annotations
@@ -58,7 +60,10 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
     table = tomllib.loads(path.read_text()).get("experiment", {})
     if not isinstance(table, dict):
         raise ValueError(f"experiment: must be a table ([experiment]) in {path}")
-    unknown = sorted(set(table) - {"against", "units", "seed", "record"})
+    unknown = sorted(
+        set(table)
+        - {"against", "units", "seed", "record", "exploiter_timesteps", "exploiter_units"}
+    )
     if unknown:
         raise ValueError(f"experiment: unknown key(s) {', '.join(unknown)} in {path}")
     against = table.get("against", list(HEURISTICS[config.game]))
@@ -87,7 +92,22 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             f"experiment.record: 'all' or a number of hands from 1 to units ({units}), "
             f"got {record!r}"
         )
-    return {"against": against, "units": units, "seed": seed, "record": record}
+    exploiter = {}
+    if "exploiter_timesteps" in table:
+        _check_count("experiment.exploiter_timesteps", table["exploiter_timesteps"])
+        exploiter["timesteps"] = table["exploiter_timesteps"]
+    if "exploiter_units" in table:
+        if not exploiter:
+            raise ValueError("experiment.exploiter_units: set exploiter_timesteps too")
+        _check_count("experiment.exploiter_units", table["exploiter_units"], config.players)
+        exploiter["units"] = table["exploiter_units"]
+    return {
+        "against": against,
+        "units": units,
+        "seed": seed,
+        "record": record,
+        "exploiter": exploiter,
+    }
 
 
 def run_experiment(
@@ -148,12 +168,59 @@ def run_experiment(
         folder = run / f"vs_{opponent.replace(':', '_')}"
         write_outputs(result, folder)
         sections.append((opponent, folder, json.loads((folder / "results.json").read_text())))
+    if experiment["exploiter"]:
+        _exploit(config, run, experiment)
     analytics = None
     if config.game == "lith":
         analytics = _analyze(run, sections)
     report = _report(path, config, train_seconds, steps, sections, analytics)
     (run / "report.md").write_text(report)
     return run
+
+
+def _exploit(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> None:
+    """The experiment's last step: an exploiter trained against the bot in every other seat
+    (``agents.exploiter``), its gain in ``RUN/exploiter/exploiter.json``."""
+    from agents.exploiter import ExploiterSpec, train_exploiter
+
+    options = experiment["exploiter"]
+    spec = ExploiterSpec(
+        game=config.game,
+        players=config.players,
+        target=f"ppo:{run / 'model.zip'}",
+        out=str(run / "exploiter"),
+        timesteps=options["timesteps"],
+        rules=config.rules,
+        seed=config.seed,
+        eval_every=max(options["timesteps"] // 7, 1),
+        final_units=options.get("units"),
+    )
+    print(f"Exploiter: {spec.timesteps:,} steps against {spec.target}")
+    train_exploiter(spec)
+
+
+def _exploit_lines(run: Path) -> list[str]:
+    """The report's section on the exploiter, if the experiment ran one."""
+    path = run / "exploiter" / "exploiter.json"
+    if not path.is_file():
+        return []
+    found = json.loads(path.read_text())
+    gain = found["gain"]
+    unit = "hands" if found["spec"]["game"] == "lith" else "games"
+    digits = "+.1f" if unit == "hands" else "+.3f"
+    per = "chips/100 hands" if unit == "hands" else "win share"
+    return [
+        "## Approximate exploitability",
+        "",
+        f"An exploiter (`agents.exploiter`, MaskablePPO) trained for {found['steps']:,} steps "
+        f"against the bot (its most likely action) in {found['train_seconds'] / 60:.1f} min "
+        f"wins **{gain['mean']:{digits}}** {per} [{gain['low']:{digits}}, "
+        f"{gain['high']:{digits}}] over {gain['units']:,} duplicate {unit}: "
+        f"{found['measures']}.",
+        "",
+        "![exploiter gain](exploiter/gain.png)",
+        "",
+    ]
 
 
 def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
@@ -261,6 +328,7 @@ def _report(
             "![exchanges](exchange_by_category.png)",
             "",
         ]
+    lines += _exploit_lines(Path(config.out))
     for opponent, folder, _ in sections:
         lines.append(f"![cumulative vs {opponent}]({folder.name}/cumulative.png)")
     return "\n".join(lines) + "\n"

@@ -483,6 +483,9 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", "record = 0", "experiment.record: 'all' or a number of hands from 1 to units"),
         ("", 'record = "some"', "experiment.record: 'all' or a number of hands from 1 to"),
         ("", "units = 20\nrecord = 21", "from 1 to units (20), got 21"),
+        ("", "exploiter_timesteps = 0", "experiment.exploiter_timesteps: must be a positive"),
+        ("", "exploiter_units = 20", "experiment.exploiter_units: set exploiter_timesteps too"),
+        ("", "exploiter_timesteps = 9\nexploiter_units = 3", "exploiter_units: must be a"),
     ],
 )
 def test_bad_experiment_files_fail_before_training(tmp_path, extra, experiment, message, capsys):
@@ -503,6 +506,18 @@ def test_a_tiny_experiment_reports_the_steps_it_trained(tmp_path, capsys):
     assert experiments_run.main([str(path), "--report-only"]) == 0
     rebuilt = (tmp_path / "run" / "report.md").read_text()
     assert "trained 128 steps (timesteps 100," in rebuilt  # the run's, not the file's 128
+
+
+def test_an_experiment_can_end_with_an_exploiter(tmp_path):
+    experiment = 'against = ["caller"]\nunits = 2\nexploiter_timesteps = 256\nexploiter_units = 20'
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", experiment=experiment)
+    assert experiments_run.main([str(path), "--workers", "1"]) == 0
+    found = json.loads((tmp_path / "run" / "exploiter" / "exploiter.json").read_text())
+    assert found["spec"]["target"] == f"ppo:{tmp_path / 'run' / 'model.zip'}"
+    assert found["gain"]["units"] == 20 and found["steps"] >= 256
+    report = (tmp_path / "run" / "report.md").read_text()
+    assert "## Approximate exploitability" in report and "[" in report
+    assert f"{found['gain']['mean']:+.1f}" in report and "exploitability of ppo:" in report
 
 
 def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
