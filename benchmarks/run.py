@@ -489,23 +489,79 @@ def print_batched(result: dict, console: Console) -> None:
         )
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The module docstring as written, and every option's default."""
+
+
+def _number(low: float, cast: type = int, text_of: str = "an integer") -> Any:
+    """An argparse type: a number of at least ``low``, or an error naming the value."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {text_of}, got {text!r}") from None
+        if not value >= low:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
+        return value
+
+    return parse
+
+
+def _int_list(low: int, high: int) -> Any:
+    """An argparse type: comma-separated integers from ``low`` to ``high``."""
+
+    def parse(text: str) -> str:
+        try:
+            values = [int(x) for x in text.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be integers such as 2,6, got {text!r}"
+            ) from None
+        if not all(low <= v <= high for v in values):
+            raise argparse.ArgumentTypeError(f"each must be from {low} to {high}, got {text!r}")
+        return text
+
+    return parse
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.run", description=__doc__, formatter_class=_HelpFormatter
+    )
     parser.add_argument(
         "which",
         choices=["hands", "envs", "gendeneia", "batched", "all"],
         nargs="?",
         default="all",
+        help="which benchmark",
     )
-    parser.add_argument("--n", type=int, default=1_000_000, help="hands per timing")
-    parser.add_argument("--repeat", type=int, default=31, help="runs per median")
-    parser.add_argument("--reference-n", type=int, default=20_000, help="hands for the reference")
-    parser.add_argument("--players", default="2,6", help="player counts for the env benchmarks")
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per env run")
-    parser.add_argument("--env-repeat", type=int, default=5, help="runs per env median")
-    parser.add_argument("--sizes", default="1,64,1024,4096", help="batched: tables per engine")
+    parser.add_argument("--n", type=_number(1), default=1_000_000, help="hands per timing")
+    parser.add_argument("--repeat", type=_number(1), default=31, help="runs per median")
     parser.add_argument(
-        "--ppo-steps", type=int, default=32768, help="batched: PPO steps per timing (0: none)"
+        "--reference-n", type=_number(1), default=20_000, help="hands for the reference"
+    )
+    parser.add_argument(
+        "--players", type=_int_list(2, 10), default="2,6", help="player counts, env benchmarks"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=_number(0.01, float, "a number"),
+        default=1.0,
+        help="seconds per env run",
+    )
+    parser.add_argument("--env-repeat", type=_number(1), default=5, help="runs per env median")
+    parser.add_argument(
+        "--sizes",
+        type=_int_list(1, 1 << 20),
+        default="1,64,1024,4096",
+        help="batched: tables per engine",
+    )
+    parser.add_argument(
+        "--ppo-steps",
+        type=_number(0),
+        default=32768,
+        help="batched: PPO steps per timing (0: none)",
     )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)

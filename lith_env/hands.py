@@ -589,9 +589,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "cards", nargs="*", help='three card names, e.g. "The Pact" Diplomat Mountain'
     )
-    parser.add_argument("--table", action="store_true", help="print the distribution of hands")
-    parser.add_argument("--basic", action="store_true", help="basic deck (no Pawns and Courts)")
-    parser.add_argument("--excuse", choices=EXCUSE_ROLES, help="add the Excuse in this role")
+    parser.add_argument(
+        "--table", action="store_true", help="print the distribution of hands (default: off)"
+    )
+    parser.add_argument(
+        "--basic",
+        action="store_true",
+        help="the basic deck, without Pawns and Courts (default: the extended deck)",
+    )
+    parser.add_argument(
+        "--excuse",
+        choices=EXCUSE_ROLES,
+        help="add the Excuse in this role: beggar (dead weight, just below the weakest hand "
+        "its two cards make with a real card) or imposter (the best such hand) (default: no "
+        "Excuse)",
+    )
     args = parser.parse_args(argv)
     pawns_and_courts = not args.basic
     if args.table:

@@ -1,10 +1,11 @@
 """The benchmark harness counts what it says it counts (timing itself is never asserted)."""
 
 import gymnasium as gym
+import pytest
 
 import lith_env  # registers Lith-v0
 from agents.base import RandomAgent
-from benchmarks.run import lith_decisions, run_aec, run_gym
+from benchmarks.run import lith_decisions, main, run_aec, run_gym
 
 
 class CountingAgent(RandomAgent):
@@ -34,3 +35,28 @@ def test_lith_decisions_are_every_seats_decisions():
 def test_aec_decisions_are_its_steps():
     steps, episodes, _, decisions = run_aec(lith_env.aec_env(num_players=3), 0.2)
     assert episodes > 0 and decisions == steps
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--n", "-3"], "argument --n: must be at least 1, got -3"),
+        (["--repeat", "x"], "argument --repeat: must be an integer, got 'x'"),
+        (["--seconds", "nan"], "argument --seconds: must be at least 0.01"),
+        (["--players", "2,11"], "argument --players: each must be from 2 to 10"),
+        (["--sizes", "0"], "argument --sizes: each must be from 1"),
+        (["--ppo-steps", "-1"], "argument --ppo-steps: must be at least 0"),
+        (["bench"], "argument which: invalid choice: 'bench'"),
+    ],
+)
+def test_bad_flags_are_named_before_anything_runs(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_help_shows_every_default(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(default: 1000000)" in text and "(default: 1,64,1024,4096)" in text
