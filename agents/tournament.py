@@ -595,7 +595,9 @@ def check_units(units: int, players: int, game: str, duplicate: bool = True) -> 
         )
 
 
-def _int_at_least(low: int) -> Any:
+def int_at_least(low: int) -> Any:
+    """An argparse type: an integer of at least ``low``, or an error naming the value."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -671,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--players",
-        type=_int_at_least(2),
+        type=int_at_least(2),
         default=2,
         help="seats at each table: 2-10 for Lith, 2-6 for Gendeneía (default: %(default)s)",
     )
@@ -699,13 +701,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--seed",
-        type=_int_at_least(0),
+        type=int_at_least(0),
         default=0,
         help="seed of every deal and of the agents' own randomness (default: %(default)s)",
     )
     parser.add_argument(
         "--workers",
-        type=_int_at_least(1),
+        type=int_at_least(1),
         default=1,
         help="processes sharing the blocks, the same results for any number; the batched "
         "tournament runs in one (default: %(default)s)",

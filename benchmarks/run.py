@@ -493,19 +493,15 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefa
     """The module docstring as written, and every option's default."""
 
 
-def _number(low: float, cast: type = int, text_of: str = "an integer") -> Any:
-    """An argparse type: a number of at least ``low``, or an error naming the value."""
-
-    def parse(text: str) -> Any:
-        try:
-            value = cast(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {text_of}, got {text!r}") from None
-        if not value >= low:  # also refuses nan
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
-        return value
-
-    return parse
+def _seconds(text: str) -> float:
+    """An argparse type: seconds of at least 0.01, or an error naming the value."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not value >= 0.01:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be at least 0.01, got {text}")
+    return value
 
 
 def _int_list(low: int, high: int) -> Any:
@@ -526,6 +522,8 @@ def _int_list(low: int, high: int) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from agents.tournament import int_at_least
+
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.run", description=__doc__, formatter_class=_HelpFormatter
     )
@@ -536,21 +534,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="all",
         help="which benchmark",
     )
-    parser.add_argument("--n", type=_number(1), default=1_000_000, help="hands per timing")
-    parser.add_argument("--repeat", type=_number(1), default=31, help="runs per median")
+    parser.add_argument("--n", type=int_at_least(1), default=1_000_000, help="hands per timing")
+    parser.add_argument("--repeat", type=int_at_least(1), default=31, help="runs per median")
     parser.add_argument(
-        "--reference-n", type=_number(1), default=20_000, help="hands for the reference"
+        "--reference-n", type=int_at_least(1), default=20_000, help="hands for the reference"
     )
     parser.add_argument(
         "--players", type=_int_list(2, 10), default="2,6", help="player counts, env benchmarks"
     )
     parser.add_argument(
         "--seconds",
-        type=_number(0.01, float, "a number"),
+        type=_seconds,
         default=1.0,
         help="seconds per env run",
     )
-    parser.add_argument("--env-repeat", type=_number(1), default=5, help="runs per env median")
+    parser.add_argument("--env-repeat", type=int_at_least(1), default=5, help="runs per env median")
     parser.add_argument(
         "--sizes",
         type=_int_list(1, 1 << 20),
@@ -559,7 +557,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--ppo-steps",
-        type=_number(0),
+        type=int_at_least(0),
         default=32768,
         help="batched: PPO steps per timing (0: none)",
     )
