@@ -149,6 +149,7 @@ def agent_report(
                     d["cards"],
                     pawns_and_courts=config.pawns_and_courts,
                     excuse=config.excuse is not None,
+                    in_play=config.deck,
                 )
                 values = discard_values(
                     d["cards"],

@@ -97,8 +97,7 @@ class LithHeuristic:
         unseen = unseen_cards(
             view.cards,
             view.my_discards,
-            pawns_and_courts=config.pawns_and_courts,
-            excuse=config.excuse is not None,
+            in_play=config.deck,  # the table's deck: the subset of ``cards``, if any
         )
         role = config.excuse
         card = best_discard(

@@ -44,8 +44,9 @@ def check_rule_names(game: str, names: Sequence[str]) -> None:
 def parse_rules(pairs: Sequence[str], game: str | None = None) -> dict[str, Any]:
     """``--rule key=value`` options (``betting=no-limit``, ``presum=subtract``) as a dict.
     ``none`` is ``None`` (``excuse=none``). With ``game``, a key that is not one of its rules
-    is a ``ValueError`` listing them, and one value for a list rule is a list of one
-    (``twist_any=Zelteta``)."""
+    is a ``ValueError`` listing them, and one value for a list rule (a rule whose default is
+    a tuple, or whose type is one: ``twist_any=Zelteta``, ``cards=The Author``) is a list of
+    one. Commas separate the values of a list (``cards=The Author,The Desert,...``)."""
     from agents.base import _parse_value
 
     rules: dict[str, Any] = {}
@@ -56,9 +57,13 @@ def parse_rules(pairs: Sequence[str], game: str | None = None) -> dict[str, Any]
         rules[key.strip()] = None if value.strip().lower() == "none" else _parse_value(value)
     if game is not None:
         check_rule_names(game, list(rules))
-        defaults = {f.name: f.default for f in dataclasses.fields(_config_class(game))}
+        lists = {
+            f.name
+            for f in dataclasses.fields(_config_class(game))
+            if isinstance(f.default, tuple) or str(f.type).startswith("tuple[")
+        }
         for key, value in rules.items():
-            if isinstance(defaults[key], tuple) and not isinstance(value, tuple | type(None)):
+            if key in lists and not isinstance(value, tuple | type(None)):
                 rules[key] = (value,)
     return rules
 

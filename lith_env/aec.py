@@ -35,6 +35,8 @@ class LithAECEnv(TableAECEnv):
         excuse: str | None = None,
         starting_chips: int | Sequence[int] = 100,
         ante: int = 1,
+        rounds: int = 3,
+        cards: Sequence[int | str] | None = None,
         episode: str = "hand",
         max_hands: int | None = None,
         render_mode: str | None = None,
@@ -49,6 +51,8 @@ class LithAECEnv(TableAECEnv):
             starting_chips=starting_chips,
             ante=ante,
             max_hands=max_hands,
+            rounds=rounds,
+            cards=cards,
         )
         super().__init__(LithTable(config, episode=episode), render_mode=render_mode)
         self.config = self.table.config

@@ -285,9 +285,11 @@ class BatchedLith:
         self.bet_sizes = np.array(config.bet_sizes, dtype=np.int64)
         D = len(config.deck)  # noqa: N806
         self.D = D
-        # A hand deals 3 cards a seat and draws at most 2 more a seat from the top; below that,
-        # the deck is only read once discards sent to the bottom come round (5n > D).
-        self._deck_used = D if 5 * n > D else 5 * n
+        # A hand deals 3 cards a seat and draws at most one more a seat from the top at each
+        # exchange; below that, the deck is only read once discards sent to the bottom come
+        # round (when that is more than the deck).
+        used = (3 + config.rounds - 1) * n
+        self._deck_used = D if used > D else used
         self.rows = np.arange(B)
         self.seat_range = np.arange(n)
         self._seat_offsets = np.arange(n)[:, None]  # added to idx * n: (n, k) cells
@@ -517,7 +519,7 @@ class BatchedLith:
         if len(idx) == 0:
             return
         self.current[idx] = -1
-        last = self.round[idx] >= NUM_ROUNDS - 1
+        last = self.round[idx] >= self.config.rounds - 1
         self._showdown(idx[np.flatnonzero(last)])
         self._start_exchange(idx[np.flatnonzero(~last)])
 

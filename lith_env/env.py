@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lith_env.game import LithConfig
-from lith_env.table import LithTable
+from lith_env.table import LithTable, check_first_decision
 from tablegame.engine import Agent
 from tablegame.gym_env import SingleSeatEnv, resolve_opponents
 
@@ -21,7 +21,8 @@ class LithEnv(SingleSeatEnv):
     ``"caller"``, an object with ``act(observation, action_mask)``, or a list of one per other
     seat), ``betting`` (``"limit"``, ``"pot-limit"``, ``"no-limit"``), ``bet_sizes``,
     ``max_raises``, ``pawns_and_courts``, ``excuse`` (None, ``"beggar"``, ``"imposter"``,
-    ``"demon"``), ``starting_chips``, ``ante``, ``episode`` (``"hand"`` or ``"match"``),
+    ``"demon"``), ``starting_chips``, ``ante``, ``rounds`` (betting rounds, 1-3), ``cards`` (a
+    subset of the deck to deal from: names or ids), ``episode`` (``"hand"`` or ``"match"``),
     ``max_hands`` (match only), ``learner_seat`` (None: drawn each episode), ``reward_scale``
     (reward = chips won x this, default 1) and ``render_mode`` (``"ansi"``, ``"human"``).
     """
@@ -37,6 +38,8 @@ class LithEnv(SingleSeatEnv):
         excuse: str | None = None,
         starting_chips: int | Sequence[int] = 100,
         ante: int = 1,
+        rounds: int = 3,
+        cards: Sequence[int | str] | None = None,
         episode: str = "hand",
         max_hands: int | None = None,
         learner_seat: int | None = None,
@@ -56,6 +59,8 @@ class LithEnv(SingleSeatEnv):
             starting_chips=starting_chips,
             ante=ante,
             max_hands=max_hands,
+            rounds=rounds,
+            cards=cards,
         )
         table = LithTable(config, episode=episode)
         super().__init__(
@@ -66,6 +71,7 @@ class LithEnv(SingleSeatEnv):
             render_mode=render_mode,
         )
         self.config = table.config
+        check_first_decision(self.config, learner_seat)  # the seat is checked by now
 
 
 OPTIONS = "options: " + ", ".join(

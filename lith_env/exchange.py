@@ -24,10 +24,14 @@ def unseen_cards(
     *,
     pawns_and_courts: bool = True,
     excuse: bool = False,
+    in_play: Sequence[int] | None = None,
 ) -> list[int]:
-    """Cards of the deck in play that are neither in ``cards`` nor in ``seen``."""
+    """Cards of the deck in play that are neither in ``cards`` nor in ``seen``: ``in_play``
+    (a table's ``LithConfig.deck``, which may be a subset), or else the whole deck that
+    ``pawns_and_courts`` and ``excuse`` select."""
     known = set(cards) | set(seen)
-    return [c for c in deck(pawns_and_courts, excuse) if c not in known]
+    pool = deck(pawns_and_courts, excuse) if in_play is None else in_play
+    return [c for c in pool if c not in known]
 
 
 def role_percentile(hands: np.ndarray, pawns_and_courts: bool, excuse: str | None) -> np.ndarray:

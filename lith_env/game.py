@@ -6,8 +6,10 @@ changes: an illegal one raises :class:`IllegalActionError` listing the legal act
 the state exactly as it was.
 
 A hand runs: antes; deal three cards each; betting round 1; exchange 1; betting round 2;
-exchange 2; betting round 3; showdown. If all players but one fold, that player takes the pot
-at once. If at most one player can still bet, the remaining exchanges still happen.
+exchange 2; betting round 3; showdown. ``LithConfig(rounds=r)`` plays the first ``r`` betting
+rounds with an exchange between consecutive ones (``rounds=1``: deal, one betting round,
+showdown). If all players but one fold, that player takes the pot at once. If at most one
+player can still bet, the remaining exchanges still happen.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import NamedTuple, NoReturn
 import numpy as np
 
 from lith_env.betting import STRUCTURES, BetOptions, bet_options
-from lith_env.cards import CARDS, EXCUSE, deck
+from lith_env.cards import CARDS, EXCUSE, card_id, deck
 from lith_env.hands import EXCUSE_ROLES, hand_strength
 from lith_env.pots import Pot, award_pots, side_pots
 from tablegame.engine import IllegalActionError
@@ -38,7 +40,6 @@ __all__ = [
 
 EXCUSE_VARIANTS = (*EXCUSE_ROLES, "demon")
 NUM_ROUNDS = 3
-NUM_EXCHANGES = 2
 BETTING_STATS = ("checks", "calls", "bets and raises", "folds", "chips")
 _STAT_COLUMN = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}
 
@@ -49,7 +50,13 @@ _STAT_COLUMN = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}
 
 @dataclass(frozen=True)
 class LithConfig:
-    """Table rules. Invalid values raise ``ValueError`` naming the field."""
+    """Table rules. Invalid values raise ``ValueError`` naming the field.
+
+    ``rounds`` (1-3) is the number of betting rounds; round r uses ``bet_sizes[r]``. ``cards``
+    restricts the deal to a subset of the deck that ``pawns_and_courts`` and ``excuse`` select
+    (card names or ids, kept as sorted ids; ``None``: that whole deck). Hand strengths stay
+    those of the whole deck: the subset only decides which cards are dealt and drawn.
+    """
 
     num_players: int = 2
     betting: str = "limit"
@@ -60,6 +67,8 @@ class LithConfig:
     starting_chips: int | tuple[int, ...] = 100
     ante: int = 1
     max_hands: int | None = None
+    rounds: int = NUM_ROUNDS
+    cards: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         def bad(name: str, why: str) -> ValueError:
@@ -97,8 +106,12 @@ class LithConfig:
             raise bad("ante", "must be a non-negative integer")
         if self.max_hands is not None and (not _is_int(self.max_hands) or self.max_hands < 1):
             raise bad("max_hands", "must be None or a positive integer")
+        if not _is_int(self.rounds) or not 1 <= self.rounds <= NUM_ROUNDS:
+            raise bad("rounds", f"must be an integer from 1 to {NUM_ROUNDS}")
+        if self.cards is not None:
+            object.__setattr__(self, "cards", self._checked_cards())
         # Numpy integers pass the checks; the config keeps Python ints (JSON-ready records).
-        for name in ("num_players", "max_raises", "ante", "max_hands"):
+        for name in ("num_players", "max_raises", "ante", "max_hands", "rounds"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, int(getattr(self, name)))
         object.__setattr__(self, "bet_sizes", tuple(int(s) for s in sizes))
@@ -108,6 +121,41 @@ class LithConfig:
             "starting_chips",
             tuple(int(c) for c in starting) if isinstance(starting, tuple) else int(starting),
         )
+
+    def _checked_cards(self) -> tuple[int, ...]:
+        """``cards`` as sorted ids, or ``ValueError`` naming ``cards`` and saying why."""
+        given = self.cards
+        listed = None if isinstance(given, str | bytes | dict) else _as_list(given)
+        if listed is None:
+            raise ValueError(f"cards: must be a list of card names or ids, got {given!r}")
+        ids = []
+        for card in listed:
+            try:
+                ids.append(card_id(int(card) if _is_int(card) else card))
+            except ValueError as error:
+                raise ValueError(f"cards: {error}") from None
+        in_play = set(deck(self.pawns_and_courts, excuse=self.excuse is not None))
+        seen: set[int] = set()
+        for c in ids:
+            if c not in in_play:
+                why = (
+                    "needs excuse set"
+                    if c == EXCUSE
+                    else "is a Pawn or Court and pawns_and_courts is False"
+                )
+                raise ValueError(f"cards: {CARDS[c].name} is not in the deck in play: it {why}")
+            if c in seen:
+                raise ValueError(f"cards: {CARDS[c].name} is listed twice")
+            seen.add(c)
+        n = self.num_players
+        need = 3 * n + (self.rounds - 1) * (n // 2)
+        if len(ids) < need:
+            raise ValueError(
+                f"cards: {len(ids)} given, too few for {n} players and {self.rounds} betting "
+                f"round(s): a hand can use {need} (3 a player, and up to {n // 2} drawn from "
+                "the deck at each exchange)"
+            )
+        return tuple(sorted(ids))
 
     @property
     def stacks(self) -> list[int]:
@@ -123,7 +171,10 @@ class LithConfig:
 
     @functools.cached_property
     def deck(self) -> tuple[int, ...]:
-        """The card ids in play."""
+        """The card ids in play, in id order: ``cards``, or else the whole deck that
+        ``pawns_and_courts`` and ``excuse`` select."""
+        if self.cards is not None:
+            return self.cards
         return tuple(deck(self.pawns_and_courts, excuse=self.excuse is not None))
 
     @functools.cached_property
@@ -551,7 +602,7 @@ class LithHand:
 
     def _end_betting_round(self) -> None:
         self.current = None
-        if self.round < NUM_EXCHANGES:
+        if self.round < self.config.rounds - 1:  # an exchange between consecutive rounds
             self._start_exchange(self.round)
         else:
             self._showdown()
@@ -854,25 +905,38 @@ class LithGame:
     # ------------------------------------------------------------------ hands
 
     def _deal_hand(self) -> None:
-        self.hand_seed = self._rng.getrandbits(63)
-        order, demon_heads = deal(self.config, self.hand_seed)
-        # Stacks, dealer and deck are valid by construction: skip the checks.
-        self.hand = LithHand._unchecked(self.config, self.stacks, self.dealer, order, demon_heads)
+        """Deal the next hand. A hand can end at the deal with nobody to act: in a one-round
+        game where at most one seat has chips left after the antes, it goes straight to the
+        showdown. Such a hand is booked at once and the next one dealt."""
+        while True:
+            self.hand_seed = self._rng.getrandbits(63)
+            order, demon_heads = deal(self.config, self.hand_seed)
+            # Stacks, dealer and deck are valid by construction: skip the checks.
+            self.hand = LithHand._unchecked(
+                self.config, self.stacks, self.dealer, order, demon_heads
+            )
+            if self.hand.phase != "over" or not self._book_hand():
+                return
 
     def _after_hand(self) -> None:
+        if self._book_hand():
+            self._deal_hand()
+
+    def _book_hand(self) -> bool:
+        """Keep the finished hand; whether the match goes on (then the deal passes left)."""
         self._finished.append((self.hand, self.hand_seed))
         self.stacks = list(self.hand.stacks)
         self.hands_played += 1
         limit = self.config.max_hands
         if sum(1 for s in self.stacks if s > 0) <= 1 or (limit and self.hands_played >= limit):
             self._over = True
-            return
+            return False
         # The deal passes left, to the next player still in the match.
         n = self.config.num_players
         self.dealer = next(
             s for s in ((self.dealer + i) % n for i in range(1, n + 1)) if self.stacks[s] > 0
         )
-        self._deal_hand()
+        return True
 
     @property
     def records(self) -> list[dict]:

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lith_env.cards import CARDS, card_id
+from lith_env.game import NUM_ROUNDS
 
 if TYPE_CHECKING:
-    from lith_env.game import LithHand
+    from lith_env.game import LithConfig, LithHand
 
-__all__ = ["FORMAT", "hand_record", "load_records", "replay_hand", "save_records"]
+__all__ = ["FORMAT", "config_json", "hand_record", "load_records", "replay_hand", "save_records"]
 
 FORMAT = "lith-hand/1"
 _CONFIG_FIELDS = (
@@ -37,12 +38,24 @@ def _names(cards: Iterable[int]) -> list[str]:
     return [CARDS[c].name for c in cards]
 
 
+def config_json(config: LithConfig) -> dict[str, Any]:
+    """The rules as a record's ``config``. ``rounds`` and ``cards`` (as card names) are written
+    only when they differ from the defaults (3 rounds, the whole deck), so a record of the
+    standard game reads as before and a record without them is one of the standard game."""
+    out = {name: getattr(config, name) for name in _CONFIG_FIELDS}
+    out["bet_sizes"] = list(out["bet_sizes"])
+    if config.rounds != NUM_ROUNDS:
+        out["rounds"] = config.rounds
+    if config.cards is not None:
+        out["cards"] = _names(config.cards)
+    return out
+
+
 def hand_record(hand: LithHand, seed: int | None = None, index: int = 0) -> dict[str, Any]:
     """The JSON-ready record of a finished hand."""
     if not hand.is_over:
         raise ValueError("hand_record: the hand is not over yet")
-    config = {name: getattr(hand.config, name) for name in _CONFIG_FIELDS}
-    config["bet_sizes"] = list(config["bet_sizes"])
+    config = config_json(hand.config)
     dealt = [
         _names(hand_cards) if hand.dealt_in[s] else None
         for s, hand_cards in enumerate(_initial_cards(hand))
@@ -117,6 +130,15 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
         config = LithConfig(**record["config"], starting_chips=1)
     except TypeError as error:
         raise ValueError(f"config: {error}") from None
+    # Written only when not the default; given as names or ids, in any order.
+    recorded_config = dict(record["config"])
+    if recorded_config.get("rounds") == NUM_ROUNDS:
+        del recorded_config["rounds"]
+    if "cards" in recorded_config:
+        if config.cards is None:
+            del recorded_config["cards"]
+        else:
+            recorded_config["cards"] = _names(config.cards)
     try:
         deck_order = [card_id(name) for name in record["deck"]]
     except (ValueError, TypeError) as error:
@@ -158,6 +180,11 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
                     raise ValueError(
                         f"actions[{i}]: the replay logs {logged!r}, the record says {recorded!r}"
                     )
+        elif key == "config":
+            if not _same_json(recorded_config, value):
+                raise ValueError(
+                    f"config: the replay gives {value!r}, the record says {record[key]!r}"
+                )
         elif not _same_json(record[key], value):
             raise ValueError(f"{key}: the replay gives {value!r}, the record says {record[key]!r}")
     return hand

@@ -102,7 +102,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
         "--bet-sizes",
         "bet_sizes",
         "the bet size of each of the three betting rounds: under limit the fixed size, under "
-        "pot-limit and no-limit the smallest bet",
+        "pot-limit and no-limit the smallest bet (a game of fewer rounds, --rule rounds=N, "
+        "uses the first N)",
         type=_bet_sizes,
         metavar="A,B,C",
     )
@@ -192,12 +193,19 @@ class LithScreen:
 
     def table(self, view: PlayerView, hand_number: int) -> None:
         phase = PHASE_NAMES.get(view.phase, view.phase)
+        rounds = self.config.rounds
+        of = rounds if view.phase == "bet" else rounds - 1  # betting rounds, or exchanges
         title = (
-            f"Lith — hand {hand_number} — {phase} {view.round + 1} — pot {view.pot} — "
+            f"Lith — hand {hand_number} — {phase} {view.round + 1} of {of} — pot {view.pot} — "
             f"{self.config.betting}"
         )
         grid = Table(title=title, title_justify="left")
-        for column in ("seat", "player", "stack", "bet", "in pot", "status", "cards", "exchanges"):
+        # A one-round game has no exchange: no column for it.
+        columns = ["seat", "player", "stack", "bet", "in pot", "status", "cards"]
+        exchanges = rounds > 1
+        if exchanges:
+            columns.append("exchanges")
+        for column in columns:
             grid.add_column(
                 column, justify="right" if column in ("stack", "bet", "in pot") else "left"
             )
@@ -206,7 +214,7 @@ class LithScreen:
             if status == "in" and s == view.current_player:
                 status = "to act"
             cards = " · ".join(tie_order(list(view.cards))) if s == self.me else "hidden"
-            grid.add_row(
+            cells = [
                 f"{s}{' D' if s == view.dealer else ''}",
                 "you" if s == self.me else self.labels[s],
                 str(view.stacks[s]),
@@ -214,9 +222,10 @@ class LithScreen:
                 str(view.committed[s]),
                 status,
                 cards,
-                self._exchange_cell(view, s),
-                style="bold" if s == self.me else None,
-            )
+            ]
+            if exchanges:
+                cells.append(self._exchange_cell(view, s))
+            grid.add_row(*cells, style="bold" if s == self.me else None)
         self.console.print(grid)
         self.console.print("Your hand: " + self.hand_line(view.cards))
         self.console.print(f"[dim]{QUALIFIER_NOTE}[/dim]")
@@ -252,6 +261,17 @@ class LithScreen:
         self.console.print(f"  result: {net or 'no chips moved'}")
         stacks = ", ".join(f"{self.who(s)} {c}" for s, c in enumerate(record["stacks_after"]))
         self.console.print(f"  stacks: {stacks}")
+
+
+def rules_in_words(config: LithConfig) -> str:
+    """The number of betting rounds and exchanges, and the deck's size, in words."""
+    exchanges = config.rounds - 1
+    text = {
+        0: "1 betting round (no exchange)",
+        1: "2 betting rounds (1 exchange between them)",
+        2: "3 betting rounds (2 exchanges between them)",
+    }[exchanges]
+    return f"{text}, a deck of {len(config.deck)} cards"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,9 +364,13 @@ class Session:
         """Play until the match ends or the person leaves; every finished hand is saved."""
         game, screen, console = self.game, self.screen, self.console
         console.print(
-            f"Lith, {self.config.num_players} players, {self.config.betting}; you are seat "
-            f"{self.me}; bots: " + ", ".join(f"seat {s} {spec}" for s, spec in self.specs.items())
+            f"Lith, {self.config.num_players} players, {self.config.betting}, "
+            f"{rules_in_words(self.config)}; you are seat {self.me}; bots: "
+            + ", ".join(f"seat {s} {spec}" for s, spec in self.specs.items())
         )
+        if self.config.cards is not None:
+            names = ", ".join(_name(c) for c in self.config.cards)
+            console.print(f"The deck holds only these {len(self.config.cards)} cards: {names}")
         shown, hands_seen = 0, 0  # public actions of this hand printed; hands finished
         try:
             while not game.is_over:

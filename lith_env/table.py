@@ -15,7 +15,29 @@ from lith_env.game import LithConfig, LithGame, PlayerView
 from lith_env.hands import tie_order
 from lith_env.incremental import IncrementalEncoder
 
-__all__ = ["LithTable", "seat_status"]
+__all__ = ["LithTable", "check_first_decision", "seat_status"]
+
+
+def check_first_decision(config: LithConfig, learner_seat: int | None = None) -> None:
+    """Refuse rules under which an env would wait for ever for a decision. In a one-round game
+    a seat with no chips left after its ante has no decision (no exchange follows), and with
+    at most one seat left to bet the hand goes from the deal straight to the showdown, hand
+    after hand (``ValueError`` naming ``rounds``); nor would a fixed learner seat starting that
+    short ever decide (naming ``learner_seat``). The engine itself plays such hands, and such
+    a hand later in a match: it books it and deals the next one."""
+    if config.rounds != 1:
+        return  # every seat in the hand decides at each exchange
+    stacks, ante = config.stacks, config.ante
+    if sum(c > ante for c in stacks) < 2:
+        raise ValueError(
+            f"rounds: a one-round game needs two seats with more chips than the ante ({ante}), "
+            f"or no hand has a decision to make; starting_chips is {config.starting_chips!r}"
+        )
+    if learner_seat is not None and stacks[learner_seat] <= ante:
+        raise ValueError(
+            f"learner_seat: seat {learner_seat} starts with {stacks[learner_seat]} chip(s), no "
+            f"more than the ante ({ante}): in a one-round game it would never have a decision"
+        )
 
 
 def seat_status(view: PlayerView, seat: int) -> str:
@@ -44,6 +66,7 @@ class LithTable:
             )
         if episode == "hand":
             config = dataclasses.replace(config, max_hands=1)
+        check_first_decision(config)
         self.config = config
         self.episode = episode
         self.num_players = config.num_players

@@ -29,6 +29,7 @@ from gymnasium.vector.utils import batch_space
 from agents.base import act_batch
 from lith_env.batched import BatchedLith
 from lith_env.game import LithConfig
+from lith_env.table import check_first_decision
 from tablegame.engine import Agent, IllegalActionError
 from tablegame.gym_env import check_learner_seat, check_reward_scale, resolve_opponents
 
@@ -57,6 +58,7 @@ class _Base(VectorEnv):
         decks: str,
         reward_scale: float,
     ) -> None:
+        check_first_decision(config)  # or reset would deal for ever, waiting for a decision
         self.engine = BatchedLith(config, int(num_envs), episode=episode, decks=decks)
         self.config = self.engine.config
         self.num_envs = int(num_envs)
@@ -99,6 +101,8 @@ class LithVectorEnv(_Base):
         excuse: str | None = None,
         starting_chips: int | Sequence[int] = 100,
         ante: int = 1,
+        rounds: int = 3,
+        cards: Sequence[int | str] | None = None,
         episode: str = "hand",
         max_hands: int | None = None,
         learner_seat: int | None = None,
@@ -123,9 +127,12 @@ class LithVectorEnv(_Base):
             starting_chips=starting_chips,
             ante=ante,
             max_hands=max_hands,
+            rounds=rounds,
+            cards=cards,
         )
         n = config.num_players
         check_learner_seat(learner_seat, n)
+        check_first_decision(config, learner_seat)
         self._setup(num_envs, config, episode, decks, reward_scale)
         self.opponents = resolve_opponents(opponents, n - 1, game="lith", config=self.config)
         self.learner_seat = learner_seat
@@ -271,6 +278,8 @@ class LithAllSeatsVectorEnv(_Base):
         excuse: str | None = None,
         starting_chips: int | Sequence[int] = 100,
         ante: int = 1,
+        rounds: int = 3,
+        cards: Sequence[int | str] | None = None,
         episode: str = "hand",
         max_hands: int | None = None,
         reward_scale: float = 1.0,
@@ -286,6 +295,8 @@ class LithAllSeatsVectorEnv(_Base):
             starting_chips=starting_chips,
             ante=ante,
             max_hands=max_hands,
+            rounds=rounds,
+            cards=cards,
         )
         self._setup(num_envs, config, episode, decks, reward_scale)
         n, size = self.engine.n, self.engine.observation_size

@@ -91,6 +91,63 @@ def test_batched_engine_equals_the_reference_over_matches(rules):
     assert differential(config, "match", tables=8, hands=150, seed=2) >= 150
 
 
+# Fewer betting rounds and a subset of the deck (``rounds``, ``cards``): the smallest decks
+# the rules allow for the table, and the Excuse among the cards.
+SMALL_GAMES = {
+    "2p-1-round": {"num_players": 2, "rounds": 1},
+    "2p-2-rounds-no-limit": {
+        "num_players": 2,
+        "rounds": 2,
+        "betting": "no-limit",
+        "starting_chips": 15,
+    },
+    "4p-2-rounds-demon": {"num_players": 4, "rounds": 2, "excuse": "demon", "ante": 2},
+    "2p-9-cards": {"num_players": 2, "cards": (0, 6, 9, 13, 18, 24, 31, 37, 43)},
+    "2p-8-cards-pot-limit": {
+        "num_players": 2,
+        "betting": "pot-limit",
+        "starting_chips": 12,
+        "cards": (1, 2, 7, 8, 12, 20, 33, 40),
+    },
+    "3p-12-cards": {"num_players": 3, "cards": tuple(range(0, 36, 3))},
+    "3p-11-cards-excuse-2-rounds": {
+        "num_players": 3,
+        "rounds": 2,
+        "excuse": "imposter",
+        "cards": (3, 5, 10, 14, 19, 22, 27, 32, 36, 41, 44),
+    },
+    "5p-1-round-basic-15-cards": {
+        "num_players": 5,
+        "rounds": 1,
+        "pawns_and_courts": False,
+        "cards": (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 38, 42),
+    },
+}
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+@pytest.mark.parametrize("rules", SMALL_GAMES.values(), ids=SMALL_GAMES.keys())
+def test_batched_engine_equals_the_reference_in_small_games(rules, seed):
+    """``rounds`` and ``cards``, hand by hand under random play, several seeds."""
+    config = LithConfig(**rules)
+    assert differential(config, "hand", tables=12, hands=80, seed=seed) >= 80
+
+
+@pytest.mark.parametrize("name", ["2p-1-round", "2p-9-cards", "3p-11-cards-excuse-2-rounds"])
+def test_batched_engine_equals_the_reference_over_small_matches(name):
+    config = dataclasses.replace(LithConfig(**SMALL_GAMES[name]), max_hands=20)
+    assert differential(config, "match", tables=6, hands=80, seed=6) >= 80
+
+
+def test_batched_engine_equals_the_reference_when_one_round_hands_have_no_decision():
+    """One round and short stacks: a seat left with the ante alone is all-in from the deal, and
+    with nobody else to bet against the hand goes straight to the showdown and the next deal."""
+    config = LithConfig(
+        num_players=3, rounds=1, betting="no-limit", starting_chips=(2, 3, 9), cards=range(9)
+    )
+    assert differential(config, "match", tables=16, hands=150, seed=7) >= 150
+
+
 # ----------------------------------------------------------------------------- side pots
 
 

@@ -197,7 +197,14 @@ def decisions(config, hands=150):
 
 @pytest.mark.parametrize(
     "rules",
-    [{}, {"num_players": 5, "betting": "no-limit", "excuse": "demon"}, {"excuse": "imposter"}],
+    [
+        {},
+        {"num_players": 5, "betting": "no-limit", "excuse": "demon"},
+        {"excuse": "imposter"},
+        # A subset of the deck: both ways of exchanging count only its unseen cards.
+        {"num_players": 3, "rounds": 2, "cards": tuple(range(0, 44, 4))},
+        {"num_players": 2, "excuse": "beggar", "cards": (2, 7, 11, 19, 25, 30, 35, 39, 44)},
+    ],
 )
 def test_batched_agents_decide_exactly_as_one_table_at_a_time(rules):
     config = LithConfig(**rules)
@@ -219,6 +226,8 @@ def test_batched_agents_decide_exactly_as_one_table_at_a_time(rules):
     [
         (2, ("tag", "rock", "caller"), {}),
         (4, ("tag", "rock", "caller", "tag:raise=0.7"), {"betting": "no-limit"}),
+        (2, ("tag", "caller"), {"rounds": 1, "cards": (0, 5, 9, 14, 20, 27, 33, 41)}),
+        (3, ("tag", "rock", "caller"), {"rounds": 2, "cards": tuple(range(1, 45, 3))}),
     ],
 )
 def test_batched_tournament_equals_the_per_table_one(players, agents, rules):
