@@ -59,6 +59,11 @@ class RandomAgent:
         """Uniform legal actions for a batch of masks (k, actions)."""
         return uniform_legal(np.asarray(action_masks), self.rng)
 
+    def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """(k, actions): uniform over each row's legal actions."""
+        masks = np.asarray(action_masks, dtype=np.float64)
+        return masks / masks.sum(axis=1, keepdims=True)
+
 
 _LEGAL_IDS: dict[tuple[str, bytes], tuple[int, ...]] = {}
 
@@ -134,7 +139,8 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
     """
     import agents.gendeneia
     import agents.lith
-    import agents.ppo  # noqa: F401  (each registers its agents)
+    import agents.ppo
+    import agents.solved  # noqa: F401  (each registers its agents)
 
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")

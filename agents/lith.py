@@ -305,3 +305,29 @@ class BluffAgent(TagAgent):
         can_raise, raise_id = self.raise_ids(masks, size="pot")
         bluff = weak & can_raise & (self.rng.random(len(masks)) < self.freq)
         return np.where(bluff, raise_id, action)
+
+    def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """(k, actions): the probability of each action id as it plays: its tag action, or
+        where it may bluff, the pot-sized raise with probability ``freq``."""
+        observations, masks = np.asarray(observations), np.asarray(action_masks)
+        k, width = masks.shape
+        keep = width - 4
+        out = np.zeros((k, width))
+        rows = np.arange(k)
+        exchanging = masks[:, keep].astype(bool)
+        view = read_batch(observations)
+        if exchanging.any():
+            chosen = self.exchange_batch(view.cards[exchanging], view.gave[exchanging], keep)
+            out[rows[exchanging], chosen] = 1.0
+        betting = ~exchanging
+        if betting.any():
+            sub = BatchView(*(field[betting] for field in view))
+            sub_masks = masks[betting]
+            action = self.value_batch(sub, sub_masks)
+            weak = self.strength_batch(sub) < np.array(self.call_at)[sub.round]
+            can_raise, raise_id = self.raise_ids(sub_masks, size="pot")
+            bluff = weak & can_raise
+            where = rows[betting]
+            np.add.at(out, (where, action), np.where(bluff, 1.0 - self.freq, 1.0))
+            out[where[bluff], raise_id] += self.freq
+        return out

@@ -83,3 +83,28 @@ class PPOAgent:
             obs, action_masks=np.asarray(action_masks, dtype=bool), deterministic=self.deterministic
         )
         return np.asarray(actions, dtype=np.int64).reshape(len(obs))
+
+    def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """(k, actions): the probability of each action id as this agent plays: the masked
+        policy's probabilities when sampling, one-hot on the most likely action otherwise."""
+        import torch
+
+        obs = np.asarray(observations, dtype=np.float32)
+        expected = self.model.observation_space.shape
+        if obs.shape[1:] != expected:
+            raise ValueError(
+                f"ppo: the model at {str(self.path)!r} expects observations of shape {expected}, "
+                f"got {obs.shape[1:]} (trained for another game or player count?)"
+            )
+        masks = np.asarray(action_masks, dtype=bool)
+        policy = self.model.policy
+        with torch.no_grad():
+            tensor = policy.obs_to_tensor(obs)[0]
+            distribution = policy.get_distribution(tensor, action_masks=masks)
+            probabilities = distribution.distribution.probs.cpu().numpy().astype(np.float64)
+        probabilities[~masks] = 0.0
+        if self.deterministic:
+            out = np.zeros_like(probabilities)
+            out[np.arange(len(out)), np.argmax(probabilities, axis=1)] = 1.0
+            return out
+        return probabilities / probabilities.sum(axis=1, keepdims=True)

@@ -84,6 +84,11 @@ class Agent(Protocol):
     ``reset(seed=None)`` starts an episode (a seed reseeds the agent's randomness). An agent
     may set ``needs_observation = False`` to say it reads only the mask; it then gets ``None``
     for the observation and the env skips encoding it.
+
+    Optional: ``act_batch(observations, masks)`` (many tables in one call) and
+    ``action_probabilities(observations, masks) -> (k, actions)``, the probability of each
+    action id as the agent plays; exact measures of a strategy
+    (``agents.exploitability``) need it from an agent that draws its actions at random.
     """
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int: ...

@@ -1,0 +1,138 @@
+"""``solved:DIR``: a strategy computed by ``lith_env.solve`` (or a best response saved by
+``agents.exploitability``), played from the observation like any agent.
+
+The observation says all the strategy needs: the seat's three cards, whether it is the dealer
+(position 1) or acts first (position 0), and the first round's betting (whether the first
+player checked, how many bets and raises were made). The agent samples its action from the
+saved probabilities with its own seeded generator (``deterministic=true``: the most likely
+action), and gives the probabilities themselves through ``action_probabilities``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import register
+from lith_env import encoding
+from lith_env.cards import NUM_CARDS
+
+__all__ = ["SolvedAgent", "node_keys"]
+
+_DEALER = 7  # the dealer flag among a seat's nine features (lith_env.encoding)
+_CHECKS, _BETS = 0, 2  # columns of a seat's betting statistics
+
+
+def node_keys(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """For a batch of heads-up observations (k, size): the cards (k, 3), the position (k,)
+    (0 acts first, 1 is the dealer) and the betting history of the first round (``k``
+    check, ``b`` bet or raise) of each."""
+    observations = np.asarray(observations)
+    k = len(observations)
+    at = encoding._offsets(2)
+    own = observations[:, at.own : at.own + NUM_CARDS] > 0.5
+    counts = own.sum(axis=1)
+    if not (counts == 3).all():
+        raise ValueError("solved: an observation without three own cards (no hand to play)")
+    cards = np.nonzero(own)[1].reshape(k, 3)
+    position = (observations[:, at.seats + _DEALER] > 0.5).astype(np.int64)  # me: first row
+    width = len(encoding.BETTING_STATS)
+    history = observations[:, at.history : at.history + 2 * width].reshape(k, 2, width)
+    # Relative seats: 0 is me, 1 the opponent; the first player is me unless I am the dealer.
+    first = position  # the row of the first player: 0 when I act first, else 1
+    checked = history[np.arange(k), first, _CHECKS] > 0.5
+    bets = np.rint(4 * history[:, :, _BETS].sum(axis=1)).astype(np.int64)
+    keys = [("k" if c else "") + "b" * int(b) for c, b in zip(checked, bets, strict=True)]
+    return cards, position, keys
+
+
+@register("lith", "solved")
+class SolvedAgent:
+    """Plays a solved one-round heads-up strategy saved in ``DIR`` (``strategy.npz`` and
+    ``solution.json``). The table's rules must be the rules it was solved for."""
+
+    spec_argument = "path"  # the spec is solved:DIR
+    needs_observation = True
+
+    def __init__(
+        self,
+        path: str | Path,
+        seed: int | None = None,
+        deterministic: bool = False,
+        config: Any = None,
+    ) -> None:
+        from lith_env.solve import load_solution
+
+        self.game, self.profile, self.record = load_solution(path)
+        self.path = Path(path)
+        if config is not None and config != self.game.config:
+            raise ValueError(
+                f"solved: {str(self.path)!r} was solved for other rules ({self.game.config}); "
+                f"this table plays {config}"
+            )
+        if not isinstance(deterministic, bool):
+            raise ValueError(f"solved: deterministic must be true or false, got {deterministic!r}")
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+        self.num_actions = encoding.num_actions(self.game.config)
+        self._node = {self.game.tree[i].history: i for i in self.game.decisions}
+        deck = self.game.deck
+        self._card_position = np.full(NUM_CARDS, -1, dtype=np.int64)
+        self._card_position[deck] = np.arange(len(deck))
+        # Hand rows by the three card positions in the deck, for a vectorized lookup.
+        size = len(deck)
+        local = self._card_position[self.game.hands]
+        self._row = np.full(size**3, -1, dtype=np.int64)
+        self._row[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]] = np.arange(len(local))
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def misfits(self, observation_size: int, num_actions: int) -> list[tuple[str, Any, int]]:
+        """(space, the strategy's size, the table's size) where they differ."""
+        problems: list[tuple[str, Any, int]] = []
+        expected = encoding.observation_size(self.game.config)
+        if observation_size != expected:
+            problems.append(("observation", expected, observation_size))
+        if num_actions != self.num_actions:
+            problems.append(("action", self.num_actions, num_actions))
+        return problems
+
+    def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """(k, actions): the strategy's probability of each action id."""
+        cards, position, keys = node_keys(observations)
+        size = len(self.game.deck)
+        local = self._card_position[cards]
+        if (local < 0).any():
+            raise ValueError(f"solved: a card outside the deck {str(self.path)!r} was solved for")
+        rows = self._row[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+        out = np.zeros((len(keys), self.num_actions))
+        for key in set(keys):
+            index = self._node.get(key)
+            where = np.flatnonzero([k == key for k in keys])
+            node = None if index is None else self.game.tree[index]
+            if node is None or (position[where] != node.player).any():
+                raise ValueError(
+                    f"solved: no decision of the solved game after the betting {key!r} "
+                    "(not the one-round heads-up game it was solved for?)"
+                )
+            out[np.ix_(where, node.actions)] = self.profile[index][rows[where]]
+        masks = np.asarray(action_masks, dtype=bool)
+        if (out[~masks] > 1e-9).any():
+            raise ValueError("solved: the strategy gives weight to an action the mask forbids")
+        return out
+
+    def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """Action ids for a batch: sampled from the strategy (or its most likely action)."""
+        probabilities = self.action_probabilities(observations, action_masks)
+        if self.deterministic:
+            return np.argmax(probabilities, axis=1)
+        cumulative = np.cumsum(probabilities, axis=1)
+        draws = self.rng.random(len(probabilities))[:, None] * cumulative[:, -1:]
+        return np.minimum((cumulative <= draws).sum(axis=1), probabilities.shape[1] - 1)
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
