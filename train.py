@@ -786,13 +786,17 @@ KINDS = {"int": "an integer", "int | None": "an integer", "float": "a number"}
 
 
 def agent_list(game: str) -> str:
-    """The built-in agents of a game, as listed in help texts."""
-    import agents.gendeneia
-    import agents.lith
-    import agents.ppo  # noqa: F401  (each registers its agents)
-    from agents.base import AGENTS
+    """The built-in agents of a game, as listed in help texts (``ppo:PATH`` for agents that
+    take a path)."""
+    from agents.base import AGENTS, load_agents
 
-    return ", ".join("ppo:PATH" if name == "ppo" else name for name in sorted(AGENTS[game]))
+    load_agents()
+    return ", ".join(
+        f"{name}:{argument.upper()}"
+        if (argument := getattr(factory, "spec_argument", None))
+        else name
+        for name, factory in sorted(AGENTS[game].items())
+    )
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,11 +1,13 @@
 """Betting, bluffing and exchange statistics of a Lith tournament.
 
-    python -m agents.analyze RESULTS_DIR [--bluff-equity 0.3]
+    python -m agents.analyze RESULTS_DIR [--bluff-equity 0.3] [--equilibrium SOLVED_DIR]
 
 Reads ``decisions.jsonl`` written by ``python -m agents.tournament --out RESULTS_DIR`` (a Lith
 tournament played one table at a time, or ``--batched --record all|N``), prints per-agent tables
 (every rate with its count and denominator) and writes ``analytics.json`` and the plots
-``bet_frequency.png`` and ``exchange_by_category.png`` into the same folder.
+``bet_frequency.png`` and ``exchange_by_category.png`` into the same folder. With
+``--equilibrium``, the bet-frequency plot also draws how often a solved strategy
+(``python -m lith_env.solve``, for the tournament's rules) bets or raises when it plays itself.
 """
 
 from __future__ import annotations
@@ -70,7 +72,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="a bet or raise with showdown equity below this (0 to 1) counts as a bluff "
         "(default: %(default)s)",
     )
+    parser.add_argument(
+        "--equilibrium",
+        metavar="SOLVED_DIR",
+        default=None,
+        help="a folder written by python -m lith_env.solve for the tournament's rules: its "
+        "bet-or-raise frequency by hand strength is drawn on bet_frequency.png (default: none)",
+    )
     return parser
+
+
+def _equilibrium_line(directory: str, config, parser: argparse.ArgumentParser):
+    """(label, bet-or-raise share per tenth of strength percentile) of a solved strategy."""
+    import numpy as np
+
+    from agents.exploitability import aggression_by_percentile
+    from lith_env.solve import load_solution
+
+    try:
+        game, profile, _ = load_solution(directory)
+    except ValueError as error:
+        parser.error(f"--equilibrium: {error}")
+    if game.config != config:
+        parser.error(
+            f"--equilibrium: {directory!r} was solved for other rules ({game.config}) than the "
+            f"tournament's ({config})"
+        )
+    shares = aggression_by_percentile(game, profile, np.linspace(0, 1, 11))
+    return f"equilibrium (solved:{directory})", shares
 
 
 def _read_decisions(path: Path, parser: argparse.ArgumentParser) -> list[dict]:
@@ -122,12 +151,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = LithConfig(num_players=results.get("players", 2), **results.get("rules", {}))
     except (TypeError, ValueError) as error:
         parser.error(f"{results_path}: its players and rules make no Lith table ({error})")
+    equilibrium = None
+    if args.equilibrium is not None:
+        equilibrium = _equilibrium_line(args.equilibrium, config, parser)
     report = agent_report(decisions, config, bluff_equity=args.bluff_equity)
     print_report(report, args.bluff_equity, results.get("recorded"))
     (folder / "analytics.json").write_text(json.dumps(report, indent=2))
     from agents.plots import plot_analytics
 
-    for written in plot_analytics(decisions, report, folder):
+    for written in plot_analytics(decisions, report, folder, equilibrium):
         print(f"wrote {written}")
     return 0
 

@@ -18,6 +18,7 @@ __all__ = [
     "RandomAgent",
     "act_batch",
     "legal_ids",
+    "load_agents",
     "make_agent",
     "register",
     "uniform_legal",
@@ -129,6 +130,14 @@ def _parse_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
+def load_agents() -> None:
+    """Import every module of built-in agents, so that each registers its agents."""
+    import agents.gendeneia
+    import agents.lith
+    import agents.ppo
+    import agents.solved  # noqa: F401
+
+
 def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None) -> Agent:
     """Build a built-in agent from a spec: ``name``, ``name:key=value:key=value``, or for
     agents that take a path, ``name:PATH[:key=value...]`` (``ppo:runs/x/model.zip``,
@@ -137,11 +146,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
 
     Unknown games, names or parameters raise ``ValueError`` listing what exists.
     """
-    import agents.gendeneia
-    import agents.lith
-    import agents.ppo
-    import agents.solved  # noqa: F401  (each registers its agents)
-
+    load_agents()
     if game not in AGENTS:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if not isinstance(spec, str) or not spec.strip():

@@ -90,9 +90,8 @@ def _heatmap(result: dict[str, Any], out: Path) -> Path:
         fontsize=10,
     )
     fig.colorbar(image, ax=ax, extend="both" if clipped else "neither")
-    fig.tight_layout()
     path = out / "pairwise_heatmap.png"
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")  # long specs (paths) as labels fit too
     plt.close(fig)
     return path
 
@@ -154,10 +153,14 @@ def _cumulative(result: dict[str, Any], out: Path) -> Path:
 
 
 def plot_analytics(
-    decisions: list[dict[str, Any]], report: dict[str, Any], out: Path
+    decisions: list[dict[str, Any]],
+    report: dict[str, Any],
+    out: Path,
+    equilibrium: tuple[str, np.ndarray] | None = None,
 ) -> list[Path]:
     """Bet/raise frequency against strength percentile per agent; exchange rate by category.
-    Every point and bar has its Wilson 95% interval and its number of decisions."""
+    Every point and bar has its Wilson 95% interval and its number of decisions.
+    ``equilibrium``: (label, share per tenth of the percentile) drawn as a dashed line."""
     written = []
     bins = np.linspace(0, 1, 11)
     centres = (bins[:-1] + bins[1:]) / 2
@@ -186,6 +189,9 @@ def plot_analytics(
             capsize=2,
             label=f"{_label(agent)} (n={len(bets):,})",
         )
+    if equilibrium is not None:
+        label, shares = equilibrium
+        ax.plot(centres, shares, "k--", linewidth=1.5, label=_label(label))
     ax.set_xlabel("hand strength percentile (bins of 0.1)")
     ax.set_ylabel("share of betting decisions that bet or raise")
     ax.set_title(

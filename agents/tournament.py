@@ -561,10 +561,9 @@ DEFAULT_UNITS = {"lith": 2000, "gendeneia": 200}  # --hands (Lith), --games (Gen
 
 def agent_catalogue(game: str) -> str:
     """The built-in agents of ``game`` for help texts: names, with the parameters each takes."""
-    import agents.gendeneia
-    import agents.lith
-    import agents.ppo  # noqa: F401  (each registers its agents)
+    from agents.base import load_agents
 
+    load_agents()
     entries = []
     for name, factory in sorted(AGENTS[game].items()):
         argument = getattr(factory, "spec_argument", None)

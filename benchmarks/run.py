@@ -4,6 +4,7 @@
     python -m benchmarks.run envs [--players 2,6] [--seconds 1] [--env-repeat 5]
     python -m benchmarks.run gendeneia [--seconds 1] [--env-repeat 5]
     python -m benchmarks.run batched [--seconds 1] [--env-repeat 5] [--ppo-steps 32768]
+    python -m benchmarks.run solver [--solver-iterations 20] [--env-repeat 5]
 
 ``hands``: :func:`lith_env.hands.strength` on random hands (int32 and int64 input) against a bare
 numpy gather of the same size from a table of the same length (the practical limit) and against
@@ -17,6 +18,9 @@ with and without the acting seats' observations, beside the single-table engine 
 OpenSpiel's C++ ``universal_poker`` heads-up limit hold'em; then MaskablePPO's training
 throughput on the batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
+``solver``: information-set updates per second of the exact solver (``lith_env.solve``,
+discounted CFR on one-round heads-up Lith, the whole deck: 10 decisions x 13,244 hands) beside
+OpenSpiel's C++ CFR+ on Leduc poker (936 information sets).
 """
 
 from __future__ import annotations
@@ -470,6 +474,66 @@ def bench_ppo(steps: int) -> dict:
     }
 
 
+def bench_solver(iterations: int, repeat: int) -> dict:
+    """Information-set updates per second: our discounted CFR on the one-round heads-up game
+    (every hand at every decision is an information set, updated once an iteration) and
+    OpenSpiel's C++ CFR+ on Leduc poker, timed alternately in the same run."""
+    import pyspiel
+    from open_spiel.python.policy import TabularPolicy
+
+    from lith_env.game import LithConfig
+    from lith_env.solve import OneRoundGame, Solver
+
+    game = OneRoundGame(LithConfig(rounds=1))
+    ours_sets = len(game.decisions) * game.num_hands
+    leduc = pyspiel.load_game("leduc_poker")
+    leduc_sets = len(TabularPolicy(leduc).state_lookup)  # 936
+    ours_rates, theirs_rates = [], []
+    solver, reference = Solver(game), pyspiel.CFRPlusSolver(leduc)
+    solver.iterate(2)  # warm the caches and the allocator
+    for _ in range(repeat):
+        start = time.perf_counter()
+        solver.iterate(iterations)
+        ours_rates.append(iterations * ours_sets / (time.perf_counter() - start))
+        start = time.perf_counter()
+        for _ in range(iterations):
+            reference.evaluate_and_update_policy()
+        theirs_rates.append(iterations * leduc_sets / (time.perf_counter() - start))
+    ours, theirs = statistics.median(ours_rates), statistics.median(theirs_rates)
+    return {
+        "ours": {
+            "information sets": ours_sets,
+            "updates/s": ours,
+            "iterations/s": ours / ours_sets,
+        },
+        "OpenSpiel CFR+ Leduc": {
+            "information sets": leduc_sets,
+            "updates/s": theirs,
+            "iterations/s": theirs / leduc_sets,
+        },
+        "ratio": ours / theirs,
+    }
+
+
+def print_solver(result: dict, console: Console) -> None:
+    table = Table(title="Exact solvers: information-set updates per second (medians)")
+    for column in ("solver", "information sets", "iterations/s", "updates/s"):
+        table.add_column(column, justify="left" if column == "solver" else "right")
+    for name, label in (
+        ("ours", "lith_env.solve, one-round Lith"),
+        ("OpenSpiel CFR+ Leduc", "OpenSpiel C++ CFR+, Leduc"),
+    ):
+        figures = result[name]
+        table.add_row(
+            label,
+            f"{figures['information sets']:,}",
+            f"{figures['iterations/s']:,.1f}",
+            f"{figures['updates/s']:,.0f}",
+        )
+    console.print(table)
+    console.print(f"  lith_env.solve / OpenSpiel updates per second: {result['ratio']:.1f}x")
+
+
 def print_batched(result: dict, console: Console) -> None:
     for key in ("engine", "with observations"):
         table = Table(title=f"Heads-up limit, random legal actions: {key} (medians)")
@@ -529,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "which",
-        choices=["hands", "envs", "gendeneia", "batched", "all"],
+        choices=["hands", "envs", "gendeneia", "batched", "solver", "all"],
         nargs="?",
         default="all",
         help="which benchmark",
@@ -561,6 +625,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=32768,
         help="batched: PPO steps per timing (0: none)",
     )
+    parser.add_argument(
+        "--solver-iterations",
+        type=int_at_least(1),
+        default=20,
+        help="solver: iterations per timing, each solver",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     console = Console()
@@ -579,6 +649,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sizes = [int(n) for n in args.sizes.split(",")]
         results["batched"] = bench_batched(sizes, args.seconds, args.env_repeat, args.ppo_steps)
         print_batched(results["batched"], console)
+    if args.which in ("solver", "all"):
+        results["solver"] = bench_solver(args.solver_iterations, args.env_repeat)
+        print_solver(results["solver"], console)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -345,7 +345,7 @@ class OneRoundGame:
     def _walk(
         self, profile: Sequence[np.ndarray], player: int, best: bool
     ) -> tuple[np.ndarray, dict[int, np.ndarray]]:
-        reach = self._opponent_reach(profile, player)
+        reach = self.opponent_reach(profile, player)
         leaf = self.terminal_values(player, reach)
         value: dict[int, np.ndarray] = {}
         choices: dict[int, np.ndarray] = {}
@@ -364,7 +364,9 @@ class OneRoundGame:
                 value[index] = (children * profile[index]).sum(axis=1)
         return value[0], choices
 
-    def _opponent_reach(self, profile: Sequence[np.ndarray], player: int) -> dict[int, np.ndarray]:
+    def opponent_reach(self, profile: Sequence[np.ndarray], player: int) -> dict[int, np.ndarray]:
+        """Per node (hands,): the probability that ``player``'s opponent, holding each hand,
+        takes the actions that lead there."""
         reach = {0: np.ones(self.num_hands)}
         for index, node in enumerate(self.tree):
             for a, child in enumerate(node.children):
@@ -439,7 +441,7 @@ class Solver:
     def _update(self, player: int, t: int) -> None:
         game = self.game
         profile = self.current_profile()
-        reach = game._opponent_reach(profile, player)
+        reach = game.opponent_reach(profile, player)
         own = {0: np.ones(game.num_hands)}
         for index, node in enumerate(game.tree):
             for a, child in enumerate(node.children):

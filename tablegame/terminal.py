@@ -213,10 +213,9 @@ class RuleOptions:
 
 def agent_names(game: str) -> list[str]:
     """The names of the built-in agents of a game, ``ppo`` included."""
-    import agents.gendeneia
-    import agents.lith
-    import agents.ppo  # noqa: F401  (each registers its agents)
+    from agents.base import load_agents
 
+    load_agents()
     return sorted(AGENTS[game])
 
 
@@ -225,7 +224,8 @@ def bots_help(game: str, default: str) -> str:
     return (
         "comma-separated agent specs for the other seats, in seat order, the list repeated if "
         f"it is short. Built-in agents: {', '.join(agent_names(game))}; name:key=value sets a "
-        f"parameter, ppo:PATH plays a trained model (default: {default})"
+        f"parameter, ppo:PATH plays a trained model, solved:PATH a solved strategy (default: "
+        f"{default})"
     )
 
 

@@ -60,3 +60,15 @@ def test_help_shows_every_default(capsys):
         main(["--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "(default: 1000000)" in text and "(default: 1,64,1024,4096)" in text
+
+
+def test_solver_benchmark_counts_information_sets():
+    from benchmarks.run import bench_solver
+
+    result = bench_solver(iterations=1, repeat=1)
+    # One-round heads-up Lith: ten decisions of the betting round, 13,244 hands each.
+    assert result["ours"]["information sets"] == 10 * 13_244
+    assert result["OpenSpiel CFR+ Leduc"]["information sets"] == 936
+    assert result["ratio"] == pytest.approx(
+        result["ours"]["updates/s"] / result["OpenSpiel CFR+ Leduc"]["updates/s"]
+    )

@@ -445,3 +445,48 @@ def test_corrupt_or_foreign_solutions_are_refused(small_solution, tmp_path):
     (tmp_path / "solution.json").write_text("{")
     with pytest.raises(ValueError, match="not a solver record"):
         make_agent(f"solved:{tmp_path}", "lith")
+
+
+def test_equilibrium_aggression_matches_its_play_and_is_drawn_by_analyze(
+    small_solution, tmp_path, capsys
+):
+    """The equilibrium's bet-or-raise share by strength, computed from the strategy, is what
+    agents.analyze measures when it plays itself; analyze draws it with --equilibrium."""
+    from agents.analytics import agent_report
+    from agents.analyze import main as analyze_main
+    from agents.exploitability import aggression_by_percentile
+    from agents.tournament import main as tournament_main
+    from lith_env.solve import save_solution
+
+    game, profile, info = small_solution
+    solved = tmp_path / "solved"
+    save_solution(solved, game, profile, info)
+    out = tmp_path / "t"
+    rules = ["--rule", "rounds=1", "--rule", "cards=" + ",".join(map(str, SMALL_CARDS))]
+    tournament_main(
+        [
+            *("--game", "lith", "--players", "2", "--agents", f"solved:{solved}", "--lineup", "0,0"),
+            *("--hands", "20000", "--batched", "--record", "all", "--seed", "4"),
+            *("--out", str(out), *rules),
+        ]
+    )
+    bins = np.linspace(0, 1, 11)
+    expected = aggression_by_percentile(game, profile, bins)
+    decisions = [json.loads(line) for line in (out / "decisions.jsonl").read_text().splitlines()]
+    bets = [d for d in decisions if d["phase"] == "bet"]
+    percentile = np.array([d["percentile"] for d in bets])
+    aggressive = np.array([d["kind"] in ("bet", "raise") for d in bets])
+    which = np.clip(np.digitize(percentile, bins) - 1, 0, 9)
+    for b in range(10):
+        if (which == b).sum() >= 500:
+            assert aggressive[which == b].mean() == pytest.approx(expected[b], abs=0.05)
+    assert agent_report(decisions, SMALL)  # the decisions are complete for analytics
+    capsys.readouterr()
+    assert analyze_main([str(out), "--equilibrium", str(solved)]) == 0
+    assert (out / "bet_frequency.png").is_file()
+    other = tmp_path / "other"
+    save_solution(other, *solve(TINY, iterations=10)[:2], {})
+    with pytest.raises(SystemExit) as exit_info:
+        analyze_main([str(out), "--equilibrium", str(other)])
+    assert exit_info.value.code == 2
+    assert "other rules" in capsys.readouterr().err
