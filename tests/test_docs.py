@@ -34,6 +34,8 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--games 300", "--games 6"),
     ],
     "-m agents.analyze": [],
+    "-m agents.exploitability": [],
+    "-m lith_env.solve": [("--target 0.0001", "--iterations 5 --check-every 5")],
     "-m agents.exploiter": [
         ("--timesteps 700000", "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 40")
     ],

@@ -465,7 +465,8 @@ def test_equilibrium_aggression_matches_its_play_and_is_drawn_by_analyze(
     rules = ["--rule", "rounds=1", "--rule", "cards=" + ",".join(map(str, SMALL_CARDS))]
     tournament_main(
         [
-            *("--game", "lith", "--players", "2", "--agents", f"solved:{solved}", "--lineup", "0,0"),
+            *("--game", "lith", "--players", "2", "--agents", f"solved:{solved}"),
+            *("--lineup", "0,0"),
             *("--hands", "20000", "--batched", "--record", "all", "--seed", "4"),
             *("--out", str(out), *rules),
         ]
