@@ -389,11 +389,18 @@ def check_solvable(config: LithConfig) -> None:
         )
     if config.betting != "limit":
         raise ValueError(f"betting: the solver plays limit betting, got {config.betting!r}")
-    most = config.ante + config.bet_sizes[0] * (1 + config.max_raises)
+    check_stacks(config)
+
+
+def check_stacks(config: LithConfig) -> None:
+    """Raise ``ValueError`` unless every stack covers the most a hand can cost (no all-in)."""
+    rounds = getattr(config, "rounds", 3)
+    bets = 1 + config.max_raises
+    most = config.ante + bets * sum(config.bet_sizes[:rounds])
     if min(config.stacks) < most:
         raise ValueError(
             f"starting_chips: every stack must cover the most a hand can cost ({most} chips: "
-            f"the ante and {1 + config.max_raises} bets), got {config.starting_chips}"
+            f"the ante and {bets} bets a round), got {config.starting_chips}"
         )
 
 

@@ -1,0 +1,504 @@
+"""Exact equilibria of heads-up limit Lith with exchanges (``rounds=2`` or ``3``) on small decks.
+
+The game: two players ante and are dealt three cards; betting rounds as in the one-round game
+(``lith_env.solve``), each with its own bet size; between two rounds an exchange: the player
+acting first keeps or discards one card face down, then the dealer does, seeing whether the
+first discarded. If both discarded they swap the discards; if one did, it draws the top card
+of the deck and its discard goes to the bottom. Each player learns whether the other
+discarded, and which card it got; after a swap each knows one card of the other's hand.
+
+The solver enumerates, for every public course of the exchanges (a *stage*: at each exchange
+nobody discarded, one player drew, or they swapped), every joint history of private cards —
+the deal, the discarded cards, the cards drawn — and from it each player's private states
+(what that player knows of the cards) and a sparse matrix between the two players' states:
+the chance weight of each consistent pair, signed by who wins the showdown. Discounted CFR
+then runs on the public tree, every quantity an array over (earlier betting lines, private
+states). The joint enumeration is exact and simple but grows with the deck: the docs say
+which sizes fit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from lith_env.game import LithConfig
+from lith_env.hands import strength
+from lith_env.solve import ALPHA, BETA, GAMMA, betting_tree, check_stacks
+
+__all__ = ["ExchangeGame", "ExchangeSolver", "Stage"]
+
+PATTERNS = ("none", "draw0", "draw1", "swap")  # nobody discarded, one drew, both swapped
+# (first player discards?, dealer discards?) of each pattern
+DISCARDS = {"none": (False, False), "draw0": (True, False), "draw1": (False, True),
+            "swap": (True, True)}  # fmt: skip
+
+
+@dataclass
+class Stage:
+    """Every joint history of private cards after a public course of exchanges.
+
+    ``states[p]``: each joint history's private state of player p (its index in that
+    player's state table); ``parents[p]``/``actions[p]``: for each state, its state at the
+    previous stage and the exchange action that led here (0 keep, 1-3 discard the first to
+    third card of the sorted hand). ``total[p]`` and ``net[p]``: sparse matrices (p's states x
+    the other's states) of the chance weight of each consistent pair, unsigned and signed by
+    p's showdown result."""
+
+    patterns: tuple[str, ...]
+    hands: tuple[np.ndarray, np.ndarray]  # (joints, 3) current hands
+    dead: np.ndarray  # (joints,) bitmask of cards sent to the bottom of the deck
+    keys: tuple[np.ndarray, np.ndarray]  # (joints, k) each player's private history
+    states: tuple[np.ndarray, np.ndarray]
+    num_states: tuple[int, int]
+    parents: tuple[np.ndarray | None, np.ndarray | None]
+    actions: tuple[np.ndarray | None, np.ndarray | None]
+    chance: float
+    total: tuple[Any, Any] = (None, None)
+    net: tuple[Any, Any] = (None, None)
+    children: dict[str, Stage] = field(default_factory=dict)
+    index: int = 0
+    # A state's own cards (p's hand, sorted): what its player sees.
+    state_hands: tuple[np.ndarray, np.ndarray] | None = None
+    state_keys: tuple[np.ndarray, np.ndarray] | None = None
+    # Per player: (parent states x 4 actions) x states, 1 where a state comes from that
+    # parent state and action: sums a child's values into its parent decision's actions.
+    gather: tuple[Any, Any] = (None, None)
+
+
+class ExchangeGame:
+    """Heads-up limit Lith with ``rounds`` 2 or 3 on the deck of ``config``, as public tree and
+    stages. ``ValueError`` names a rule outside it."""
+
+    def __init__(self, config: LithConfig, max_joints: int = 60_000_000) -> None:
+        check_exchange_solvable(config)
+        self.config = config
+        self.rounds = config.rounds
+        self.deck = np.array(sorted(config.deck), dtype=np.int64)
+        max_bets = 1 + config.max_raises
+        self.trees = [betting_tree(0, config.bet_sizes[r], max_bets) for r in range(self.rounds)]
+        # Continuing ends of a betting round (check-check or a call), in tree order.
+        self.ends = [
+            [i for i, n in enumerate(tree) if n.player is None and n.folder is None]
+            for tree in self.trees
+        ]
+        self.roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
+        self.stages: list[Stage] = []
+        self.root = self._deal()
+        self._expand(self.root, 0, max_joints)
+        for stage in self.stages:
+            self._matrices(stage, final=len(stage.patterns) == self.rounds - 1)
+
+    # ------------------------------------------------------------------ stages
+
+    def _deal(self) -> Stage:
+        deck = self.deck.tolist()
+        hands = np.array(list(itertools.combinations(deck, 3)), dtype=np.int64)
+        mask = _bits(hands)
+        disjoint = (mask[:, None] & mask[None, :]) == 0
+        first, second = np.nonzero(disjoint)
+        num_hands = len(hands)
+        opponents = math.comb(len(deck) - 3, 3)
+        h0, h1 = hands[first], hands[second]
+        states = (first, second)
+        stage = Stage(
+            patterns=(),
+            hands=(h0, h1),
+            dead=np.zeros(len(first), dtype=np.int64),
+            keys=(h0.copy(), h1.copy()),
+            states=states,
+            num_states=(num_hands, num_hands),
+            parents=(None, None),
+            actions=(None, None),
+            chance=1.0 / (num_hands * opponents),
+        )
+        stage.state_hands = (hands, hands)
+        stage.state_keys = (hands, hands)
+        self.stages.append(stage)
+        return stage
+
+    def _expand(self, stage: Stage, exchange: int, max_joints: int) -> None:
+        if exchange >= self.rounds - 1:
+            return
+        for pattern in PATTERNS:
+            child = self._exchange(stage, pattern)
+            if len(child.states[0]) > max_joints:
+                raise ValueError(
+                    f"cards: {len(self.deck)} cards with {self.rounds} rounds make more than "
+                    f"{max_joints:,} joint histories at one stage; solve a smaller deck"
+                )
+            child.index = len(self.stages)
+            self.stages.append(child)
+            stage.children[pattern] = child
+            self._expand(child, exchange + 1, max_joints)
+
+    def _exchange(self, stage: Stage, pattern: str) -> Stage:
+        h0, h1 = stage.hands
+        joints = len(h0)
+        parent = np.arange(joints)
+        slots = [np.full(joints, -1), np.full(joints, -1)]
+        received = [np.full(joints, -1), np.full(joints, -1)]
+        dead = stage.dead
+        chance = stage.chance
+        new = [h0, h1]
+        if pattern in ("draw0", "draw1"):
+            p = 0 if pattern == "draw0" else 1
+            own = stage.hands[p]
+            in_play = _bits(h0) | _bits(h1) | dead
+            available = ((in_play[:, None] >> self.deck[None, :]) & 1) == 0
+            width = int(available[0].sum())  # the same count for every joint history here
+            _, columns = np.nonzero(available)
+            cards = self.deck[columns].reshape(joints, width)
+            parent = np.repeat(np.arange(joints), 3 * width)
+            slot = np.tile(np.repeat(np.arange(3), width), joints)
+            drawn = np.repeat(cards, 3, axis=0).reshape(-1)
+            hand = own[parent]
+            given = hand[np.arange(len(parent)), slot]
+            new = [h0[parent], h1[parent]]
+            new[p] = _replace(hand, slot, drawn)
+            dead = dead[parent] | (np.int64(1) << given)
+            slots = [np.full(len(parent), -1), np.full(len(parent), -1)]
+            received = [np.full(len(parent), -1), np.full(len(parent), -1)]
+            slots[p], received[p] = slot, drawn
+            chance = chance / width
+        elif pattern == "swap":
+            parent = np.repeat(np.arange(joints), 9)
+            s0 = np.tile(np.repeat(np.arange(3), 3), joints)
+            s1 = np.tile(np.tile(np.arange(3), 3), joints)
+            a, b = h0[parent], h1[parent]
+            rows = np.arange(len(parent))
+            give0, give1 = a[rows, s0], b[rows, s1]
+            new = [_replace(a, s0, give1), _replace(b, s1, give0)]
+            dead = dead[parent]
+            slots = [s0, s1]
+            received = [give1, give0]
+        keys = tuple(
+            np.concatenate([stage.keys[p][parent], slots[p][:, None], received[p][:, None]], axis=1)
+            for p in (0, 1)
+        )
+        states, parents, actions, state_hands, state_keys, counts = [], [], [], [], [], []
+        for p in (0, 1):
+            unique, first, inverse = np.unique(
+                keys[p], axis=0, return_index=True, return_inverse=True
+            )
+            inverse = inverse.reshape(-1)
+            states.append(inverse)
+            counts.append(len(unique))
+            parents.append(stage.states[p][parent][first])
+            actions.append(slots[p][first] + 1)
+            state_hands.append(new[p][first])
+            state_keys.append(unique)
+        child = Stage(
+            patterns=(*stage.patterns, pattern),
+            hands=(new[0], new[1]),
+            dead=dead,
+            keys=keys,  # type: ignore[arg-type]
+            states=(states[0], states[1]),
+            num_states=(counts[0], counts[1]),
+            parents=(parents[0], parents[1]),
+            actions=(actions[0], actions[1]),
+            chance=chance,
+        )
+        child.state_hands = (state_hands[0], state_hands[1])
+        child.state_keys = (state_keys[0], state_keys[1])
+        child.gather = tuple(
+            sparse.csr_matrix(
+                (np.ones(counts[p]), (parents[p] * 4 + actions[p], np.arange(counts[p]))),
+                shape=(stage.num_states[p] * 4, counts[p]),
+            )
+            for p in (0, 1)
+        )  # type: ignore[assignment]
+        return child
+
+    def _matrices(self, stage: Stage, final: bool) -> None:
+        """The stage's fold and showdown matrices, both players' views."""
+        s0, s1 = stage.states
+        shape = stage.num_states
+        weight = np.full(len(s0), stage.chance)
+        total0 = sparse.csr_matrix((weight, (s0, s1)), shape=shape)
+        stage.total = (total0, total0.T.tocsr())
+        if not final:
+            return
+        sign = np.zeros(len(s0))
+        for role in self.roles:
+            a = strength(stage.hands[0], pawns_and_courts=self.config.pawns_and_courts, excuse=role)
+            b = strength(stage.hands[1], pawns_and_courts=self.config.pawns_and_courts, excuse=role)
+            sign += np.sign(a - b)
+        sign *= stage.chance / len(self.roles)
+        net0 = sparse.csr_matrix((sign, (s0, s1)), shape=shape)
+        stage.net = (net0, (-net0).T.tocsr())
+
+
+def _bits(hands: np.ndarray) -> np.ndarray:
+    """Bitmask of the cards of each hand (rows of card ids)."""
+    return (np.int64(1) << hands).sum(axis=1)
+
+
+def _replace(hands: np.ndarray, slots: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Hands with the card at ``slots`` replaced by ``cards``, sorted again."""
+    out = hands.copy()
+    out[np.arange(len(out)), slots] = cards
+    return np.sort(out, axis=1)
+
+
+def check_exchange_solvable(config: LithConfig) -> None:
+    """Raise ``ValueError`` naming the rule that puts ``config`` outside the exchange solver."""
+    if config.num_players != 2:
+        raise ValueError(f"num_players: the solver plays heads-up (2), got {config.num_players}")
+    if config.rounds not in (2, 3):
+        raise ValueError(f"rounds: the exchange solver solves rounds=2 or 3, got {config.rounds}")
+    if config.betting != "limit":
+        raise ValueError(f"betting: the solver plays limit betting, got {config.betting!r}")
+    check_stacks(config)
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategies and the walk over the public tree
+
+
+class ExchangeSolver:
+    """Discounted CFR on an :class:`ExchangeGame`; also exact best responses and values.
+
+    Strategies are kept per decision point: a betting node ``(round, stage, node)`` or an
+    exchange decision ``(round, stage, "x0" | "x1k" | "x1d")`` (the first player's; the
+    dealer's after the first kept / discarded), each an array (lines, states, actions) over
+    the earlier rounds' betting lines and the acting player's private states."""
+
+    def __init__(
+        self, game: ExchangeGame, alpha: float = ALPHA, beta: float = BETA, gamma: float = GAMMA
+    ) -> None:
+        self.game, self.alpha, self.beta, self.gamma = game, alpha, beta, gamma
+        self.regrets: dict[tuple, np.ndarray] = {}
+        self.sums: dict[tuple, np.ndarray] = {}
+        self.iterations = 0
+        self._shapes: dict[tuple, tuple[int, int, int]] = {}
+        self._collect(0, game.root, 1)
+        for key, shape in self._shapes.items():
+            self.regrets[key] = np.zeros(shape)
+            self.sums[key] = np.zeros(shape)
+
+    def _collect(self, r: int, stage: Stage, lines: int) -> None:
+        game = self.game
+        for index, node in enumerate(game.trees[r]):
+            if node.player is not None:
+                states = stage.num_states[node.player]
+                self._shapes[(r, stage.index, index)] = (lines, states, len(node.actions))
+        if r == game.rounds - 1:
+            return
+        after = lines * len(game.ends[r])
+        self._shapes[(r, stage.index, "x0")] = (after, stage.num_states[0], 4)
+        self._shapes[(r, stage.index, "x1k")] = (after, stage.num_states[1], 4)
+        self._shapes[(r, stage.index, "x1d")] = (after, stage.num_states[1], 4)
+        for child in stage.children.values():
+            self._collect(r + 1, child, after)
+
+    def current(self, key: tuple) -> np.ndarray:
+        """Regret matching at a decision point."""
+        positive = np.maximum(self.regrets[key], 0.0)
+        return _normalized(positive)
+
+    def average(self) -> dict[tuple, np.ndarray]:
+        """The average strategy of every decision point: what converges to an equilibrium."""
+        return {key: _normalized(sums) for key, sums in self.sums.items()}
+
+    def iterate(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.iterations += 1
+            for player in (0, 1):
+                strategy = {key: self.current(key) for key in self.regrets}
+                self._t = self.iterations
+                _Walk(self.game, strategy, player, "cfr", self).run()
+
+    def _update(self, key: tuple, values: np.ndarray, strategy: np.ndarray, own: np.ndarray):
+        """Regret and average-strategy updates at a decision point of the updating player:
+        ``values`` (lines, states, actions) of each action, ``own`` its reach (lines,
+        states)."""
+        t = self._t
+        value = (values * strategy).sum(axis=2, keepdims=True)
+        regret = self.regrets[key]
+        regret += values - value
+        t_alpha, t_beta = t**self.alpha, t**self.beta
+        regret *= np.where(regret > 0, t_alpha / (t_alpha + 1), t_beta / (t_beta + 1))
+        sums = self.sums[key]
+        sums += own[:, :, None] * strategy
+        sums *= (t / (t + 1)) ** self.gamma
+
+
+def _normalized(weights: np.ndarray) -> np.ndarray:
+    total = weights.sum(axis=-1, keepdims=True)
+    uniform = 1.0 / weights.shape[-1]
+    return np.where(total > 0, weights / np.where(total > 0, total, 1.0), uniform)
+
+
+def best_response_value(
+    game: ExchangeGame, strategy: dict[tuple, np.ndarray], player: int
+) -> tuple[float, dict[tuple, np.ndarray]]:
+    """Chips a hand ``player`` wins by a best response to the other's strategy, and the best
+    response (one-hot rows at ``player``'s decision points)."""
+    walk = _Walk(game, strategy, player, "br", None)
+    value = walk.run()
+    return float(value), walk.choices
+
+
+def profile_value(game: ExchangeGame, strategy: dict[tuple, np.ndarray]) -> float:
+    """Chips a hand the first player wins when both play ``strategy``."""
+    return float(_Walk(game, strategy, 0, "eval", None).run())
+
+
+def exploitability(
+    game: ExchangeGame, strategy: dict[tuple, np.ndarray]
+) -> tuple[float, float, float]:
+    """(best response acting first, as the dealer, their mean): chips a hand."""
+    first = best_response_value(game, strategy, 0)[0]
+    second = best_response_value(game, strategy, 1)[0]
+    return first, second, (first + second) / 2
+
+
+class _Walk:
+    """One pass over the public tree for ``player``: counterfactual values, with the
+    strategy (``eval``), with regret updates (``cfr``) or a best response (``br``)."""
+
+    def __init__(
+        self,
+        game: ExchangeGame,
+        strategy: dict[tuple, np.ndarray],
+        player: int,
+        mode: str,
+        solver: ExchangeSolver | None,
+    ) -> None:
+        self.game, self.strategy, self.player, self.mode = game, strategy, player, mode
+        self.solver = solver
+        self.choices: dict[tuple, np.ndarray] = {}
+
+    def run(self) -> float:
+        game, me = self.game, self.player
+        root = game.root
+        ones = (np.ones((1, root.num_states[1 - me])), np.ones((1, root.num_states[me])))
+        values = self.round(0, root, np.full(1, float(game.config.ante)), *ones)
+        return float(values.sum())
+
+    def decide(self, key: tuple, values: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """Value (lines, states) of the acting player (``me``) at a decision point, from its
+        actions' values (lines, states, actions)."""
+        if self.mode == "br":
+            self.choices[key] = np.argmax(values, axis=2)
+            return values.max(axis=2)
+        strategy = self.strategy[key]
+        if self.mode == "cfr":
+            self.solver._update(key, values, strategy, own)
+        return (values * strategy).sum(axis=2)
+
+    def round(
+        self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
+    ) -> np.ndarray:
+        """Values (lines, my states) at the start of betting round ``r`` at ``stage``:
+        ``base`` (lines,) chips each player has in, ``opp``/``own`` reaches (lines, states)."""
+        game, me = self.game, self.player
+        tree = game.trees[r]
+        reach_opp, reach_own = {0: opp}, {0: own}
+        for index, node in enumerate(tree):
+            if node.player is None:
+                continue
+            if node.player == me:
+                probs = None if self.mode == "br" else self.strategy[(r, stage.index, index)]
+            else:
+                probs = self.strategy[(r, stage.index, index)]
+            for a, child in enumerate(node.children):
+                if node.player == me:
+                    reach_opp[child] = reach_opp[index]
+                    reach_own[child] = (
+                        reach_own[index] if probs is None else reach_own[index] * probs[:, :, a]
+                    )
+                else:
+                    reach_opp[child] = reach_opp[index] * probs[:, :, a]
+                    reach_own[child] = reach_own[index]
+        value: dict[int, np.ndarray] = {}
+        last = r == game.rounds - 1
+        ends = game.ends[r]
+        folds = [i for i, n in enumerate(tree) if n.folder is not None]
+        lines = len(base)
+        if folds:
+            stacked = np.concatenate([reach_opp[i] for i in folds])  # (folds x lines, opp)
+            total = _apply(stage.total[me], stacked).reshape(len(folds), lines, -1)
+            for row, i in enumerate(folds):
+                node = tree[i]
+                chips = base + node.contributions[node.folder]
+                sign = -1.0 if node.folder == me else 1.0
+                value[i] = sign * chips[:, None] * total[row]
+        if last:
+            stacked = np.concatenate([reach_opp[i] for i in ends])
+            net = _apply(stage.net[me], stacked).reshape(len(ends), lines, -1)
+            for row, i in enumerate(ends):
+                chips = base + tree[i].contributions[0]
+                value[i] = chips[:, None] * net[row]
+        else:
+            after_opp = np.concatenate([reach_opp[i] for i in ends])  # (ends x lines, states)
+            after_own = np.concatenate([reach_own[i] for i in ends])
+            after_base = np.concatenate([base + tree[i].contributions[0] for i in ends])
+            exchanged = self.exchange(r, stage, after_base, after_opp, after_own)
+            exchanged = exchanged.reshape(len(ends), lines, -1)
+            for row, i in enumerate(ends):
+                value[i] = exchanged[row]
+        for index in reversed(range(len(tree))):
+            node = tree[index]
+            if node.player is None:
+                continue
+            children = np.stack([value[c] for c in node.children], axis=2)
+            if node.player != me:
+                value[index] = children.sum(axis=2)
+            else:
+                value[index] = self.decide((r, stage.index, index), children, reach_own[index])
+        return value[0]
+
+    def exchange(
+        self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
+    ) -> np.ndarray:
+        """Values (lines, my states) before the exchange after round ``r``."""
+        me, other = self.player, 1 - self.player
+        keys = {0: (r, stage.index, "x0")}
+        # Each pattern's child: the acting players' strategies at their states.
+        dealer_key = {False: (r, stage.index, "x1k"), True: (r, stage.index, "x1d")}
+        per_action: dict[tuple, np.ndarray] = {}
+        for pattern, child in stage.children.items():
+            first_discards, _ = DISCARDS[pattern]
+            who_keys = {0: keys[0], 1: dealer_key[first_discards]}
+            probs = {
+                p: (None if (p == me and self.mode == "br") else self.strategy[who_keys[p]])
+                for p in (0, 1)
+            }
+            child_opp = _moved(opp, child, other, probs[other])
+            child_own = _moved(own, child, me, probs[me])
+            values = self.round(r + 1, child, base, child_opp, child_own)
+            # My child states' values, summed into (parent state, action) of my decision.
+            key = who_keys[me]
+            lines, states = len(base), stage.num_states[me]
+            summed = _apply(child.gather[me], values)  # (lines, states * 4)
+            if key in per_action:
+                per_action[key] += summed.reshape(lines, states, 4)
+            else:
+                per_action[key] = summed.reshape(lines, states, 4)
+        total = np.zeros((len(base), stage.num_states[me]))
+        for key, values in per_action.items():
+            total += self.decide(key, values, own)
+        return total
+
+
+def _moved(reach: np.ndarray, child: Stage, p: int, probs: np.ndarray | None) -> np.ndarray:
+    """Player ``p``'s reach (lines, states) carried into ``child``: each child state takes its
+    parent state's reach, times the probability of the exchange action that led there (none
+    for a best responder)."""
+    parent, action = child.parents[p], child.actions[p]
+    out = reach[:, parent]
+    if probs is not None:
+        out = out * probs[:, parent, action]
+    return out
+
+
+def _apply(matrix: Any, reach: np.ndarray) -> np.ndarray:
+    """``matrix`` (my states x opponent states) applied to each row of ``reach``."""
+    return np.asarray((matrix @ reach.T).T)

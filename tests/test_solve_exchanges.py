@@ -1,0 +1,308 @@
+"""The exact solver of heads-up Lith with exchanges (lith_env.solve_exchanges), checked
+against OpenSpiel on a game written independently through its Python game interface."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+
+import numpy as np
+import pytest
+
+from lith_env.game import LithConfig
+from lith_env.hands import strength
+from lith_env.solve_exchanges import (
+    ExchangeGame,
+    ExchangeSolver,
+    exploitability,
+    profile_value,
+)
+
+# Seven cards, the fewest a two-round heads-up game may use (six dealt, one to draw), and one
+# bet a round: OpenSpiel's Python game walks every history, so the tree must stay small.
+TINY_CARDS = (0, 7, 11, 15, 21, 27, 33)
+TINY = LithConfig(rounds=2, cards=TINY_CARDS, max_raises=0)
+BET_SIZES = TINY.bet_sizes
+
+
+@pytest.fixture(scope="module")
+def tiny_game() -> ExchangeGame:
+    return ExchangeGame(TINY)
+
+
+@pytest.fixture(scope="module")
+def tiny_solution(tiny_game):
+    solver = ExchangeSolver(tiny_game)
+    solver.iterate(300)
+    return solver.average()
+
+
+def _register_openspiel(pyspiel, cards, rounds):
+    """Heads-up limit Lith with exchanges, written from the rules alone (no code of the
+    solver): chance deals hand indices, players bet (fold 0, check/call 1, bet/raise 2) and
+    exchange (keep 0, discard the first to third card of the sorted hand 1-3); a lone
+    discarder draws a chance card from the deck, two discarders swap."""
+    deck = sorted(cards)
+    hands = [tuple(h) for h in itertools.combinations(deck, 3)]
+    name = f"python_lith_exchange_{len(deck)}_{rounds}"
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+    )
+    game_info = pyspiel.GameInfo(
+        num_distinct_actions=max(len(hands), 45),
+        max_chance_outcomes=max(len(hands), 45),
+        num_players=2,
+        min_utility=-50.0,
+        max_utility=50.0,
+        utility_sum=0.0,
+        max_game_length=40,
+    )
+
+    class State(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self.initial: list[tuple] = []
+            self.hands: list[list[int]] = []
+            self.log = [[], []]  # per player, per exchange: (slot, card received)
+            self.dead: set[int] = set()
+            self.round = 0
+            self.betting = [""]  # per round: k, b, c, f
+            self.pot = [1, 1]
+            self.exchange: list[int] = []  # this exchange's slots (-1 keep)
+            self.public: list[tuple] = []  # per exchange: (first discarded, dealer discarded)
+            self.drawer = None
+            self.over, self.folder = False, None
+
+        def current_player(self):
+            if self.over:
+                return pyspiel.PlayerId.TERMINAL
+            if len(self.initial) < 2 or self.drawer is not None:
+                return pyspiel.PlayerId.CHANCE
+            if len(self.exchange) < 2 and self._in_exchange():
+                return len(self.exchange)
+            return len(self.betting[-1]) % 2
+
+        def _in_exchange(self):
+            return len(self.public) < self.round
+
+        def _legal_actions(self, player):
+            if self._in_exchange():
+                return [0, 1, 2, 3]
+            facing = self.pot[player] < self.pot[1 - player]
+            bets = self.betting[-1].count("b")
+            return ([0, 1] if facing else [1]) + ([2] if bets < 1 + TINY.max_raises else [])
+
+        def chance_outcomes(self):
+            if len(self.initial) < 2:
+                taken = set(self.initial[0]) if self.initial else set()
+                free = [i for i, h in enumerate(hands) if not taken & set(h)]
+                return [(i, 1.0 / len(free)) for i in free]
+            held = set(self.hands[0]) | set(self.hands[1])
+            top = [c for c in deck if c not in held and c not in self.dead]
+            return [(c, 1.0 / len(top)) for c in top]
+
+        def _apply_action(self, action):
+            if len(self.initial) < 2:
+                self.initial.append(hands[action])
+                self.hands.append(sorted(hands[action]))
+                return
+            if self.drawer is not None:  # the lone discarder draws
+                p = self.drawer
+                slot = self.exchange[p]
+                given = self.hands[p][slot]
+                self.hands[p] = sorted([c for c in self.hands[p] if c != given] + [action])
+                self.dead.add(given)
+                self.log[p].append((slot, action))
+                self.log[1 - p].append((-1, -1))
+                self._after_exchange()
+                return
+            if self._in_exchange():
+                self.exchange.append(action - 1)
+                if len(self.exchange) == 2:
+                    self._resolve()
+                return
+            player = len(self.betting[-1]) % 2
+            self.betting[-1] += "fcb"[action] if action != 1 else "x"
+            facing = self.pot[player] < self.pot[1 - player]
+            if action == 0:
+                self.over, self.folder = True, player
+            elif action == 2:
+                self.pot[player] = self.pot[1 - player] + BET_SIZES[self.round]
+            elif facing or len(self.betting[-1]) == 2:  # a call, or a check behind a check
+                self.pot[player] = self.pot[1 - player]
+                if self.round == rounds - 1:
+                    self.over = True
+                else:
+                    self.round += 1  # the exchange comes first
+                    self.betting.append("")
+
+        def _resolve(self):
+            s0, s1 = self.exchange
+            self.public.append((s0 >= 0, s1 >= 0))
+            if s0 >= 0 and s1 >= 0:
+                g0, g1 = self.hands[0][s0], self.hands[1][s1]
+                self.hands[0] = sorted([c for c in self.hands[0] if c != g0] + [g1])
+                self.hands[1] = sorted([c for c in self.hands[1] if c != g1] + [g0])
+                self.log[0].append((s0, g1))
+                self.log[1].append((s1, g0))
+                self._after_exchange()
+            elif s0 >= 0 or s1 >= 0:
+                self.drawer = 0 if s0 >= 0 else 1
+            else:
+                self.log[0].append((-1, -1))
+                self.log[1].append((-1, -1))
+                self._after_exchange()
+
+        def _after_exchange(self):
+            self.exchange, self.drawer = [], None
+
+        def _action_to_string(self, player, action):
+            return f"{player}:{action}"
+
+        def is_terminal(self):
+            return self.over
+
+        def returns(self):
+            if not self.over:
+                return [0.0, 0.0]
+            if self.folder is not None:
+                loss = self.pot[self.folder]
+                return [-loss, loss] if self.folder == 0 else [loss, -loss]
+            roles = ("imposter", "beggar") if TINY.excuse == "demon" else (TINY.excuse,)
+            won = 0.0
+            for role in roles:
+                a, b = strength(np.array([self.hands[0], self.hands[1]]), excuse=role)
+                won += self.pot[0] * float(np.sign(a - b))
+            won /= len(roles)
+            return [won, -won]
+
+        def __str__(self):
+            return f"{self.initial} {self.betting} {self.log}"
+
+    class Observer:
+        def __init__(self, iig_obs_type, params):
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+
+        def set_from(self, state, player):
+            pass
+
+        def string_from(self, state, player):
+            mine = state.initial[player] if len(state.initial) > player else None
+            pending = len(state.exchange) > 0 and player == 1 and state._in_exchange()
+            first_discarded = state.exchange[0] >= 0 if pending else None
+            return repr(
+                (
+                    player,
+                    mine,
+                    tuple(state.log[player]),
+                    tuple(state.public),
+                    tuple(state.betting),
+                    first_discarded,
+                )
+            )
+
+    class Game(pyspiel.Game):
+        def __init__(self, params=None):
+            super().__init__(game_type, game_info, params or {})
+
+        def new_initial_state(self):
+            return State(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return Observer(iig_obs_type, params)
+
+    pyspiel.register_game(game_type, Game)
+    return pyspiel.load_game(name)
+
+
+def _to_openspiel(spiel_game, game: ExchangeGame, strategy):
+    """Our strategy as an OpenSpiel TabularPolicy over the independent game's info states."""
+    from open_spiel.python import policy as policy_lib
+
+    tabular = policy_lib.TabularPolicy(spiel_game)
+    state_index = {}
+    for stage in game.stages:
+        for p in (0, 1):
+            for i, key in enumerate(stage.state_keys[p].tolist()):
+                state_index[(stage.index, p, tuple(key))] = i
+    by_history = [{n.history: i for i, n in enumerate(tree)} for tree in game.trees]
+    for info, row in tabular.state_lookup.items():
+        player, initial, log, public, betting, first_discarded = ast.literal_eval(info)
+        stage = game.root
+        line = 0
+        for r, done in enumerate(betting[:-1]):
+            end = by_history[r][_ours(done)]
+            line = game.ends[r].index(end) * _lines(game, r) + line
+        for d0, d1 in public:
+            stage = stage.children[{(0, 0): "none", (1, 0): "draw0", (0, 1): "draw1",
+                                    (1, 1): "swap"}[(int(d0), int(d1))]]  # fmt: skip
+        key = tuple(initial) + tuple(x for pair in log for x in pair)
+        state = state_index[(stage.index, player, key)]
+        r = len(betting) - 1
+        probabilities = np.zeros(spiel_game.num_distinct_actions())
+        if len(public) < r:  # an exchange decision, after round r - 1
+            point = "x0" if player == 0 else ("x1d" if first_discarded else "x1k")
+            probabilities[:4] = strategy[(r - 1, stage.index, point)][line, state]
+        else:
+            node = by_history[r][_ours(betting[-1])]
+            actions = game.trees[r][node].actions
+            probabilities[list(actions)] = strategy[(r, stage.index, node)][line, state]
+        tabular.action_probability_array[row] = probabilities
+    return tabular
+
+
+def _ours(betting: str) -> str:
+    """An OpenSpiel-side betting string (x: check or call) as the solver's history."""
+    out = ""
+    for action in betting:
+        if action == "x":
+            out += "c" if out.endswith("b") else "k"
+        else:
+            out += action
+    return out
+
+
+def _lines(game: ExchangeGame, r: int) -> int:
+    return int(np.prod([len(game.ends[q]) for q in range(r)])) if r else 1
+
+
+@pytest.fixture(scope="module")
+def openspiel_tiny():
+    pyspiel = pytest.importorskip("pyspiel")
+    return _register_openspiel(pyspiel, TINY_CARDS, 2)
+
+
+def test_values_and_exploitability_agree_with_openspiel(openspiel_tiny, tiny_game, tiny_solution):
+    """A random strategy (every probability different, so a state or line mixed up shows)
+    and the solved one: game values, best responses and exploitability as OpenSpiel computes
+    them on its own game."""
+    import pyspiel
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import expected_game_score
+
+    rng = np.random.default_rng(7)
+    random = {
+        key: rng.dirichlet(np.ones(v.shape[-1]), v.shape[:-1]) for key, v in tiny_solution.items()
+    }
+    for name, strategy in [("random", random), ("solved", tiny_solution)]:
+        tabular = _to_openspiel(openspiel_tiny, tiny_game, strategy)
+        value = expected_game_score.policy_value(openspiel_tiny.new_initial_state(), [tabular] * 2)
+        assert profile_value(tiny_game, strategy) == pytest.approx(value[0], abs=1e-9), name
+        if name == "random":  # OpenSpiel's best responses walk the whole tree: once is enough
+            want = pyspiel.exploitability(
+                openspiel_tiny, policy_lib.python_policy_to_pyspiel_policy(tabular)
+            )
+            assert exploitability(tiny_game, strategy)[2] == pytest.approx(want, abs=1e-9)
