@@ -21,6 +21,8 @@ from lith_env.cards import NUM_CARDS
 
 __all__ = ["SolvedAgent", "node_keys"]
 
+_PATTERN = {(False, False): "none", (True, False): "draw0", (False, True): "draw1"}
+_PATTERN[(True, True)] = "swap"  # (first player discarded?, dealer discarded?) -> the course
 _DEALER = 7  # the dealer flag among a seat's nine features (lith_env.encoding)
 _CHECKS, _BETS = 0, 2  # columns of a seat's betting statistics
 
@@ -67,6 +69,9 @@ class SolvedAgent:
 
         self.game, self.profile, self.record = load_solution(path)
         self.path = Path(path)
+        self._exchanges = None
+        if self.game.config.rounds > 1:
+            self._exchanges = _ExchangeReader(self.game, self.profile)
         if config is not None and config != self.game.config:
             raise ValueError(
                 f"solved: {str(self.path)!r} was solved for other rules ({self.game.config}); "
@@ -77,6 +82,8 @@ class SolvedAgent:
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.num_actions = encoding.num_actions(self.game.config)
+        if self._exchanges is not None:
+            return
         self._node = {self.game.tree[i].history: i for i in self.game.decisions}
         deck = self.game.deck
         self._card_position = np.full(NUM_CARDS, -1, dtype=np.int64)
@@ -103,6 +110,9 @@ class SolvedAgent:
 
     def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
         """(k, actions): the strategy's probability of each action id."""
+        if self._exchanges is not None:
+            out = np.stack([self._exchanges.probabilities(o) for o in np.asarray(observations)])
+            return self._checked(out, action_masks)
         cards, position, keys = node_keys(observations)
         size = len(self.game.deck)
         local = self._card_position[cards]
@@ -120,6 +130,9 @@ class SolvedAgent:
                     "(not the one-round heads-up game it was solved for?)"
                 )
             out[np.ix_(where, node.actions)] = self.profile[index][rows[where]]
+        return self._checked(out, action_masks)
+
+    def _checked(self, out: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(action_masks, dtype=bool)
         if (out[~masks] > 1e-9).any():
             raise ValueError("solved: the strategy gives weight to an action the mask forbids")
@@ -136,3 +149,89 @@ class SolvedAgent:
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+
+class _ExchangeReader:
+    """Reads a heads-up observation of a game with exchanges into the solved strategy's
+    decision point, betting line and private state, and gives that point's probabilities
+    over the env's action ids."""
+
+    def __init__(self, game: Any, strategy: dict) -> None:
+        self.game, self.strategy = game, strategy
+        self.at = encoding._offsets(2)
+        self.keep = encoding.keep_id(game.config)
+        self.num_actions = encoding.num_actions(game.config)
+        self.nodes = [{n.history: i for i, n in enumerate(tree)} for tree in game.trees]
+        self.states: dict[tuple[int, int], dict[tuple, int]] = {}
+
+    def _state(self, stage: Any, player: int, key: tuple) -> int:
+        table = self.states.get((stage.index, player))
+        if table is None:
+            rows = stage.state_keys[player].tolist()
+            table = self.states[(stage.index, player)] = {tuple(r): i for i, r in enumerate(rows)}
+        if key not in table:
+            raise ValueError(f"solved: no private state {key} in the solved game")
+        return table[key]
+
+    def probabilities(self, obs: np.ndarray) -> np.ndarray:
+        at, game = self.at, self.game
+        width = len(encoding.BETTING_STATS)
+        cards = sorted(int(c) for c in np.flatnonzero(obs[at.own : at.own + NUM_CARDS] > 0.5))
+        position = int(obs[at.seats + _DEALER] > 0.5)
+        phase = int(np.argmax(obs[at.phase : at.phase + len(encoding.PHASES)]))
+        r, exchanging = phase // 2, phase % 2 == 1
+        history = obs[at.history : at.history + 3 * 2 * width].reshape(3, 2, width)
+        first = position  # the first player's row: 0 when I act first, else 1
+
+        def betting(q: int) -> tuple[bool, int]:
+            return bool(history[q, first, 0] > 0.5), int(np.rint(4 * history[q, :, 2].sum()))
+
+        completed = r + 1 if exchanging else r  # betting rounds over
+        line, lines = 0, 1
+        for q in range(completed):
+            checked, bets = betting(q)
+            end = "kk" if bets == 0 else ("k" if checked else "") + "b" * bets + "c"
+            line += game.ends[q].index(self.nodes[q][end]) * lines
+            lines *= len(game.ends[q])
+        # Exchanges done: the public course, and what I gave and got, undone back to the deal.
+        stage = game.root
+        steps = []
+        for e in range(r):  # the exchanges before this point
+            block, gave, _, got, _ = at.exchanges[e]
+            me_discarded = obs[block + 0] > 0.5
+            other_discarded = obs[block + 4 + 0] > 0.5
+            mine, theirs = bool(me_discarded), bool(other_discarded)
+            course = (mine, theirs) if position == 0 else (theirs, mine)
+            stage = stage.children[_PATTERN[course]]
+            given = int(np.argmax(obs[gave : gave + NUM_CARDS])) if me_discarded else None
+            received = int(np.argmax(obs[got : got + NUM_CARDS])) if me_discarded else None
+            steps.append((given, received))
+        hand = list(cards)
+        log = []
+        for given, received in reversed(steps):
+            if given is None:
+                log.append((-1, -1))
+                continue
+            hand.remove(received)
+            hand = sorted([*hand, given])
+            log.append((hand.index(given), received))
+        key = tuple(hand) + tuple(x for pair in reversed(log) for x in pair)
+        state = self._state(stage, position, key)
+        out = np.zeros(self.num_actions)
+        if exchanging:
+            if position == 0:
+                point = "x0"
+            else:
+                block = at.exchanges[r][0]
+                point = "x1d" if obs[block + 4 + 0] > 0.5 else "x1k"
+            probs = self.strategy[(r, stage.index, point)][line, state]
+            out[self.keep : self.keep + 4] = probs
+            return out
+        checked, bets = betting(r)
+        node_history = ("k" if checked else "") + "b" * bets
+        node = self.nodes[r].get(node_history)
+        tree_node = None if node is None else game.trees[r][node]
+        if tree_node is None or tree_node.player != position:
+            raise ValueError(f"solved: no decision after the betting {node_history!r}")
+        out[list(tree_node.actions)] = self.strategy[(r, stage.index, node)][line, state]
+        return out

@@ -239,7 +239,7 @@ class OneRoundGame:
     solve."""
 
     def __init__(self, config: LithConfig) -> None:
-        check_solvable(config)
+        check_one_round(config)
         self.config = config
         deck = np.array(sorted(config.deck), dtype=np.int64)
         self.deck = deck
@@ -378,15 +378,23 @@ class OneRoundGame:
 
 
 def check_solvable(config: LithConfig) -> None:
-    """Raise ``ValueError`` naming the rule that puts ``config`` outside this solver."""
+    """Raise ``ValueError`` naming the rule that puts ``config`` outside the solvers: the
+    one-round game here, games with exchanges in ``lith_env.solve_exchanges``."""
+    if getattr(config, "rounds", 3) == 1:
+        check_one_round(config)
+    else:
+        from lith_env.solve_exchanges import check_exchange_solvable
+
+        check_exchange_solvable(config)
+
+
+def check_one_round(config: LithConfig) -> None:
+    """Raise ``ValueError`` naming the rule that puts ``config`` outside the one-round game."""
     if config.num_players != 2:
         raise ValueError(f"num_players: the solver plays heads-up (2), got {config.num_players}")
     rounds = getattr(config, "rounds", 3)
     if rounds != 1:
-        raise ValueError(
-            f"rounds: this solver solves the one-round game (rounds=1), got {rounds}; "
-            "games with exchanges are not solved yet"
-        )
+        raise ValueError(f"rounds: this is the one-round game (rounds=1), got {rounds}")
     if config.betting != "limit":
         raise ValueError(f"betting: the solver plays limit betting, got {config.betting!r}")
     check_stacks(config)
@@ -501,23 +509,23 @@ def save_solution(
     """Write ``strategy.npz`` (the hands and each decision node's strategy) and
     ``solution.json`` (the rules, the tree, ``info``) to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    arrays = {"hands": game.hands}
-    for index in game.decisions:
-        arrays[f"node_{game.tree[index].history or 'root'}"] = profile[index]
-    np.savez_compressed(out / "strategy.npz", **arrays)
-    record = {
-        "format": "lith-solution-1",
-        "config": _config_json(game.config),
-        "nodes": [
+    record: dict[str, Any] = {"format": "lith-solution-1", "config": _config_json(game.config)}
+    if isinstance(game, OneRoundGame):
+        arrays = {"hands": game.hands}
+        for index in game.decisions:
+            arrays[f"node_{game.tree[index].history or 'root'}"] = profile[index]
+        record["nodes"] = [
             {
                 "history": game.tree[i].history,
                 "player": game.tree[i].player,
                 "actions": list(game.tree[i].actions),
             }
             for i in game.decisions
-        ],
-        **info,
-    }
+        ]
+    else:  # an ExchangeGame: one array per decision point
+        arrays = {_point_name(key): value for key, value in profile.items()}  # type: ignore[union-attr]
+    np.savez_compressed(out / "strategy.npz", **arrays)
+    record.update(info)
     (out / "solution.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
@@ -536,6 +544,8 @@ def load_solution(directory: str | Path) -> tuple[OneRoundGame, list[np.ndarray]
         config = LithConfig(**record["config"])
     except (ValueError, KeyError, TypeError) as error:
         raise ValueError(f"solved: {str(record_path)!r} is not a solver record: {error}") from None
+    if config.rounds > 1:
+        return _load_exchange(config, strategy_path, record)
     game = OneRoundGame(config)
     try:
         with np.load(strategy_path) as arrays:
@@ -555,6 +565,32 @@ def load_solution(directory: str | Path) -> tuple[OneRoundGame, list[np.ndarray]
     return game, profile, record
 
 
+def _point_name(key: tuple) -> str:
+    """The npz name of an exchange-game decision point ``(round, stage, node)``."""
+    return "r{}_s{}_{}".format(*key)
+
+
+def _load_exchange(config: LithConfig, path: Path, record: dict) -> tuple[Any, dict, dict]:
+    from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
+
+    game = ExchangeGame(config)
+    shapes = ExchangeSolver.shapes(game)
+    strategy = {}
+    try:
+        with np.load(path) as arrays:
+            for key, shape in shapes.items():
+                name = _point_name(key)
+                values = np.asarray(arrays[name], dtype=np.float64)
+                if values.shape != shape or not np.all(values >= 0):
+                    raise ValueError(f"{name} has shape {values.shape} or negative entries")
+                if not np.allclose(values.sum(axis=-1), 1.0):
+                    raise ValueError(f"{name} rows do not sum to 1")
+                strategy[key] = values
+    except (ValueError, KeyError, OSError, EOFError) as error:
+        raise ValueError(f"solved: {str(path)!r} is corrupt: {error}") from None
+    return game, strategy, record
+
+
 # ---------------------------------------------------------------------------------------------
 # Command line
 
@@ -569,8 +605,13 @@ def solve(
     """Run discounted CFR for ``iterations`` (or until the average strategy's exploitability
     is below ``target`` chips a hand), measuring it every ``check_every`` iterations. Returns
     the game, the average profile and the curve."""
-    game = OneRoundGame(config)
-    solver = Solver(game)
+    if config.rounds > 1:
+        from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
+
+        game: Any = ExchangeGame(config)
+        solver: Any = ExchangeSolver(game)
+    else:
+        game, solver = OneRoundGame(config), Solver(game)
     curve: list[dict[str, float]] = []
     start = time.perf_counter()
     bar = None
@@ -625,7 +666,7 @@ def _plot_curve(curve: list[dict[str, float]], path: Path) -> None:
     ax.loglog([c["iteration"] for c in curve], [max(c["exploitability"], 1e-12) for c in curve])
     ax.set_xlabel("iterations")
     ax.set_ylabel("exploitability (chips a hand)")
-    ax.set_title("Discounted CFR on one-round heads-up Lith")
+    ax.set_title("Discounted CFR on heads-up Lith")
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

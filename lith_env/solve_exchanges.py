@@ -31,7 +31,15 @@ from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.solve import ALPHA, BETA, GAMMA, betting_tree, check_stacks
 
-__all__ = ["ExchangeGame", "ExchangeSolver", "Stage"]
+__all__ = [
+    "ExchangeGame",
+    "ExchangeSolver",
+    "Stage",
+    "best_response_value",
+    "check_exchange_solvable",
+    "exploitability",
+    "profile_value",
+]
 
 PATTERNS = ("none", "draw0", "draw1", "swap")  # nobody discarded, one drew, both swapped
 # (first player discards?, dealer discards?) of each pattern
@@ -215,6 +223,19 @@ class ExchangeGame:
         )  # type: ignore[assignment]
         return child
 
+    @property
+    def num_hands(self) -> int:
+        """Hands a player may be dealt."""
+        return self.root.num_states[0]
+
+    def exploitability(self, strategy: dict[tuple, np.ndarray]) -> tuple[float, float, float]:
+        """(best response acting first, as the dealer, their mean): chips a hand."""
+        return exploitability(self, strategy)
+
+    def game_value(self, strategy: dict[tuple, np.ndarray]) -> float:
+        """Chips a hand the first player wins when both play ``strategy``."""
+        return profile_value(self, strategy)
+
     def _matrices(self, stage: Stage, final: bool) -> None:
         """The stage's fold and showdown matrices, both players' views."""
         s0, s1 = stage.states
@@ -276,26 +297,31 @@ class ExchangeSolver:
         self.regrets: dict[tuple, np.ndarray] = {}
         self.sums: dict[tuple, np.ndarray] = {}
         self.iterations = 0
-        self._shapes: dict[tuple, tuple[int, int, int]] = {}
-        self._collect(0, game.root, 1)
-        for key, shape in self._shapes.items():
+        for key, shape in self.shapes(game).items():
             self.regrets[key] = np.zeros(shape)
             self.sums[key] = np.zeros(shape)
 
-    def _collect(self, r: int, stage: Stage, lines: int) -> None:
-        game = self.game
-        for index, node in enumerate(game.trees[r]):
-            if node.player is not None:
-                states = stage.num_states[node.player]
-                self._shapes[(r, stage.index, index)] = (lines, states, len(node.actions))
-        if r == game.rounds - 1:
-            return
-        after = lines * len(game.ends[r])
-        self._shapes[(r, stage.index, "x0")] = (after, stage.num_states[0], 4)
-        self._shapes[(r, stage.index, "x1k")] = (after, stage.num_states[1], 4)
-        self._shapes[(r, stage.index, "x1d")] = (after, stage.num_states[1], 4)
-        for child in stage.children.values():
-            self._collect(r + 1, child, after)
+    @staticmethod
+    def shapes(game: ExchangeGame) -> dict[tuple, tuple[int, int, int]]:
+        """Every decision point's key and shape (lines, states, actions)."""
+        out: dict[tuple, tuple[int, int, int]] = {}
+
+        def collect(r: int, stage: Stage, lines: int) -> None:
+            for index, node in enumerate(game.trees[r]):
+                if node.player is not None:
+                    states = stage.num_states[node.player]
+                    out[(r, stage.index, index)] = (lines, states, len(node.actions))
+            if r == game.rounds - 1:
+                return
+            after = lines * len(game.ends[r])
+            out[(r, stage.index, "x0")] = (after, stage.num_states[0], 4)
+            out[(r, stage.index, "x1k")] = (after, stage.num_states[1], 4)
+            out[(r, stage.index, "x1d")] = (after, stage.num_states[1], 4)
+            for child in stage.children.values():
+                collect(r + 1, child, after)
+
+        collect(0, game.root, 1)
+        return out
 
     def current(self, key: tuple) -> np.ndarray:
         """Regret matching at a decision point."""
@@ -305,6 +331,8 @@ class ExchangeSolver:
     def average(self) -> dict[tuple, np.ndarray]:
         """The average strategy of every decision point: what converges to an equilibrium."""
         return {key: _normalized(sums) for key, sums in self.sums.items()}
+
+    average_profile = average  # the name lith_env.solve's solver uses
 
     def iterate(self, count: int = 1) -> None:
         for _ in range(count):

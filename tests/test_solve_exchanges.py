@@ -306,3 +306,58 @@ def test_values_and_exploitability_agree_with_openspiel(openspiel_tiny, tiny_gam
                 openspiel_tiny, policy_lib.python_policy_to_pyspiel_policy(tabular)
             )
             assert exploitability(tiny_game, strategy)[2] == pytest.approx(want, abs=1e-9)
+
+
+def _play_itself(directory, config, hands: int, seed: int) -> np.ndarray:
+    """The first player's chips in ``hands`` hands of the solved agent against itself."""
+    from agents.base import act_batch, make_agent
+    from lith_env.batched import BatchedLith
+
+    agent = make_agent(f"solved:{directory}", "lith", seed=seed, config=config)
+    engine = BatchedLith(config, hands, episode="hand", first_dealer=0)
+    engine.reset(seeds=seed)
+    while not engine.match_over.all():
+        live = np.flatnonzero(~engine.match_over)
+        observations = engine.encode(engine.current[live], live)
+        actions = np.zeros(hands, dtype=np.int64)
+        actions[live] = act_batch(agent, observations, engine.action_masks(live))
+        engine.step(actions)
+    return engine.returns()[:, 1]  # seat 1 acts first when seat 0 deals
+
+
+@pytest.mark.parametrize("which", ["solved", "random"])
+def test_values_agree_with_play_in_the_engine(tiny_game, tiny_solution, tmp_path, which):
+    """The solved agent reads every observation into the right decision point, line and
+    private state: played against itself in the batched engine, the first player wins the
+    strategy's value (a random strategy too, whose value depends on every entry)."""
+    from lith_env.solve import save_solution
+
+    rng = np.random.default_rng(11)
+    strategy = tiny_solution
+    if which == "random":
+        strategy = {
+            k: rng.dirichlet(np.ones(v.shape[-1]), v.shape[:-1]) for k, v in strategy.items()
+        }
+    save_solution(tmp_path, tiny_game, strategy, {})
+    first = _play_itself(tmp_path, TINY, 6000, seed=3)
+    error = 3 * first.std() / np.sqrt(len(first))
+    assert abs(first.mean() - profile_value(tiny_game, strategy)) < error
+
+
+def test_solve_command_for_exchanges_and_bad_options(tmp_path, capsys):
+    from lith_env.solve import load_solution
+    from lith_env.solve import main as solve_main
+
+    rules = ["--rule", "rounds=2", "--rule", "max_raises=0"]
+    rules += ["--rule", "cards=" + ",".join(map(str, TINY_CARDS))]
+    assert solve_main([*rules, "--iterations", "40", "--out", str(tmp_path)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("exploitability: ")
+    game, strategy, record = load_solution(tmp_path)
+    assert record["iterations"] == 40 and game.config == TINY
+    assert exploitability(game, strategy)[2] == pytest.approx(record["exploitability"])
+    with pytest.raises(SystemExit) as exit_info:
+        solve_main(["--rule", "rounds=2", "--rule", "betting=pot-limit", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2 and "betting" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="joint histories"):
+        ExchangeGame(LithConfig(rounds=2, cards=tuple(range(12))), max_joints=100_000)
