@@ -335,12 +335,25 @@ class ExchangeSolver:
     average_profile = average  # the name lith_env.solve's solver uses
 
     def iterate(self, count: int = 1) -> None:
+        """Run ``count`` iterations, each updating the first player then the dealer."""
+        strategy = {key: self.current(key) for key in self.regrets}
         for _ in range(count):
             self.iterations += 1
+            self._t = self.iterations
             for player in (0, 1):
-                strategy = {key: self.current(key) for key in self.regrets}
-                self._t = self.iterations
                 _Walk(self.game, strategy, player, "cfr", self).run()
+                for key in self.regrets:  # only the updated player's regrets changed
+                    if self._owner(key) == player:
+                        strategy[key] = self.current(key)
+
+    def _owner(self, key: tuple) -> int:
+        """The player deciding at a decision point."""
+        r, _, point = key
+        if point == "x0":
+            return 0
+        if point in ("x1k", "x1d"):
+            return 1
+        return self.game.trees[r][point].player  # type: ignore[index,return-value]
 
     def _update(self, key: tuple, values: np.ndarray, strategy: np.ndarray, own: np.ndarray):
         """Regret and average-strategy updates at a decision point of the updating player:
@@ -349,9 +362,15 @@ class ExchangeSolver:
         t = self._t
         value = (values * strategy).sum(axis=2, keepdims=True)
         regret = self.regrets[key]
-        regret += values - value
+        regret += values
+        regret -= value
         t_alpha, t_beta = t**self.alpha, t**self.beta
-        regret *= np.where(regret > 0, t_alpha / (t_alpha + 1), t_beta / (t_beta + 1))
+        positive, negative = t_alpha / (t_alpha + 1), t_beta / (t_beta + 1)
+        # regret *= positive where regret > 0, else negative: two passes, one temporary
+        above = np.maximum(regret, 0.0)
+        regret *= negative
+        above *= positive - negative
+        regret += above
         sums = self.sums[key]
         sums += own[:, :, None] * strategy
         sums *= (t / (t + 1)) ** self.gamma
