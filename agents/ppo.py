@@ -70,8 +70,9 @@ class PPOAgent:
         )
         return int(action)
 
-    def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
-        """Actions for a batch of observations (k, size): one forward pass for all."""
+    def _batch(self, observations: Any) -> np.ndarray:
+        """A batch of observations (k, size) as float32, refused if the model expects another
+        size."""
         obs = np.asarray(observations, dtype=np.float32)
         expected = self.model.observation_space.shape
         if obs.shape[1:] != expected:
@@ -79,6 +80,11 @@ class PPOAgent:
                 f"ppo: the model at {str(self.path)!r} expects observations of shape {expected}, "
                 f"got {obs.shape[1:]} (trained for another game or player count?)"
             )
+        return obs
+
+    def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
+        """Actions for a batch of observations (k, size): one forward pass for all."""
+        obs = self._batch(observations)
         actions, _ = self.model.predict(
             obs, action_masks=np.asarray(action_masks, dtype=bool), deterministic=self.deterministic
         )
@@ -89,13 +95,7 @@ class PPOAgent:
         policy's probabilities when sampling, one-hot on the most likely action otherwise."""
         import torch
 
-        obs = np.asarray(observations, dtype=np.float32)
-        expected = self.model.observation_space.shape
-        if obs.shape[1:] != expected:
-            raise ValueError(
-                f"ppo: the model at {str(self.path)!r} expects observations of shape {expected}, "
-                f"got {obs.shape[1:]} (trained for another game or player count?)"
-            )
+        obs = self._batch(observations)
         masks = np.asarray(action_masks, dtype=bool)
         policy = self.model.policy
         with torch.no_grad():

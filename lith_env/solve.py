@@ -611,7 +611,8 @@ def solve(
         game: Any = ExchangeGame(config)
         solver: Any = ExchangeSolver(game)
     else:
-        game, solver = OneRoundGame(config), Solver(game)
+        game = OneRoundGame(config)
+        solver = Solver(game)
     curve: list[dict[str, float]] = []
     start = time.perf_counter()
     bar = None

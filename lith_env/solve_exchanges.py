@@ -38,9 +38,11 @@ __all__ = [
     "best_response_value",
     "check_exchange_solvable",
     "exploitability",
+    "joint_histories",
     "profile_value",
 ]
 
+MAX_JOINTS = 20_000_000  # joint histories over all stages: about 250 bytes each
 PATTERNS = ("none", "draw0", "draw1", "swap")  # nobody discarded, one drew, both swapped
 # (first player discards?, dealer discards?) of each pattern
 DISCARDS = {"none": (False, False), "draw0": (True, False), "draw1": (False, True),
@@ -83,8 +85,8 @@ class ExchangeGame:
     """Heads-up limit Lith with ``rounds`` 2 or 3 on the deck of ``config``, as public tree and
     stages. ``ValueError`` names a rule outside it."""
 
-    def __init__(self, config: LithConfig, max_joints: int = 60_000_000) -> None:
-        check_exchange_solvable(config)
+    def __init__(self, config: LithConfig, max_joints: int = MAX_JOINTS) -> None:
+        check_exchange_solvable(config, max_joints)
         self.config = config
         self.rounds = config.rounds
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
@@ -98,7 +100,7 @@ class ExchangeGame:
         self.roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
         self.stages: list[Stage] = []
         self.root = self._deal()
-        self._expand(self.root, 0, max_joints)
+        self._expand(self.root, 0)
         for stage in self.stages:
             self._matrices(stage, final=len(stage.patterns) == self.rounds - 1)
 
@@ -130,20 +132,15 @@ class ExchangeGame:
         self.stages.append(stage)
         return stage
 
-    def _expand(self, stage: Stage, exchange: int, max_joints: int) -> None:
+    def _expand(self, stage: Stage, exchange: int) -> None:
         if exchange >= self.rounds - 1:
             return
         for pattern in PATTERNS:
             child = self._exchange(stage, pattern)
-            if len(child.states[0]) > max_joints:
-                raise ValueError(
-                    f"cards: {len(self.deck)} cards with {self.rounds} rounds make more than "
-                    f"{max_joints:,} joint histories at one stage; solve a smaller deck"
-                )
             child.index = len(self.stages)
             self.stages.append(child)
             stage.children[pattern] = child
-            self._expand(child, exchange + 1, max_joints)
+            self._expand(child, exchange + 1)
 
     def _exchange(self, stage: Stage, pattern: str) -> Stage:
         h0, h1 = stage.hands
@@ -255,6 +252,25 @@ class ExchangeGame:
         stage.net = (net0, (-net0).T.tocsr())
 
 
+def joint_histories(cards: int, rounds: int) -> int:
+    """The joint histories of private cards over every stage of a heads-up game with
+    ``cards`` cards and ``rounds`` betting rounds (what the solver enumerates)."""
+    deals = math.comb(cards, 3) * math.comb(cards - 3, 3)
+
+    def grow(joints: int, top: int, exchanges: int) -> int:
+        if exchanges == 0:
+            return 0
+        total = 0
+        # nobody discards; one draws (two ways: 3 cards to give x the top cards); a swap
+        for count, next_top in ((joints, top), (joints * 3 * top, top - 1)):
+            total += count + grow(count, next_top, exchanges - 1)
+        total += joints * 3 * top + grow(joints * 3 * top, top - 1, exchanges - 1)
+        total += joints * 9 + grow(joints * 9, top, exchanges - 1)
+        return total
+
+    return deals + grow(deals, cards - 6, rounds - 1)
+
+
 def _bits(hands: np.ndarray) -> np.ndarray:
     """Bitmask of the cards of each hand (rows of card ids)."""
     return (np.int64(1) << hands).sum(axis=1)
@@ -267,8 +283,9 @@ def _replace(hands: np.ndarray, slots: np.ndarray, cards: np.ndarray) -> np.ndar
     return np.sort(out, axis=1)
 
 
-def check_exchange_solvable(config: LithConfig) -> None:
-    """Raise ``ValueError`` naming the rule that puts ``config`` outside the exchange solver."""
+def check_exchange_solvable(config: LithConfig, max_joints: int = MAX_JOINTS) -> None:
+    """Raise ``ValueError`` naming the rule that puts ``config`` outside the exchange solver,
+    the size of the deck included."""
     if config.num_players != 2:
         raise ValueError(f"num_players: the solver plays heads-up (2), got {config.num_players}")
     if config.rounds not in (2, 3):
@@ -276,6 +293,13 @@ def check_exchange_solvable(config: LithConfig) -> None:
     if config.betting != "limit":
         raise ValueError(f"betting: the solver plays limit betting, got {config.betting!r}")
     check_stacks(config)
+    joints = joint_histories(len(config.deck), config.rounds)
+    if joints > max_joints:
+        raise ValueError(
+            f"cards: {len(config.deck)} cards with {config.rounds} rounds make {joints:,} joint "
+            f"histories of private cards (about {joints * 250 / 1e9:.0f} GB); the solver takes "
+            f"at most {max_joints:,}: play fewer cards (--rule cards=...)"
+        )
 
 
 # ---------------------------------------------------------------------------------------------

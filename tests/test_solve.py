@@ -16,6 +16,7 @@ from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.solve import OneRoundGame, betting_tree, load_solution, solve
 from lith_env.solve import main as solve_main
+from tests.openspiel_helpers import fold_returns, register_game
 
 # Eight cards of different ranks and suits: 56 hands a player, 560 deals.
 SMALL_CARDS = (0, 7, 11, 15, 21, 27, 33, 40)
@@ -104,30 +105,6 @@ def _register_openspiel(pyspiel):
     hands = [tuple(h) for h in itertools.combinations(sorted(TINY_CARDS), 3)]
     values = strength(np.array(hands))
     name = "python_lith_one_round_small"
-    game_type = pyspiel.GameType(
-        short_name=name,
-        long_name=name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-    )
-    game_info = pyspiel.GameInfo(
-        num_distinct_actions=len(hands),
-        max_chance_outcomes=len(hands),
-        num_players=2,
-        min_utility=-9.0,
-        max_utility=9.0,
-        utility_sum=0.0,
-        max_game_length=10,
-    )
 
     class State(pyspiel.State):
         def __init__(self, game):
@@ -182,8 +159,7 @@ def _register_openspiel(pyspiel):
             if not self.over:
                 return [0.0, 0.0]
             if self.folder is not None:
-                loss = self.pot[self.folder]
-                return [-loss, loss] if self.folder == 0 else [loss, -loss]
+                return fold_returns(self.pot, self.folder)
             a, b = values[self.hands[0]], values[self.hands[1]]
             won = self.pot[0] * (1 if a > b else -1 if a < b else 0)
             return [float(won), float(-won)]
@@ -191,30 +167,11 @@ def _register_openspiel(pyspiel):
         def __str__(self):
             return f"{self.hands} {self.bets}"
 
-    class Observer:
-        def __init__(self, iig_obs_type, params):
-            self.tensor = np.zeros(0, np.float32)
-            self.dict = {}
+    def info_string(state, player):
+        hand = state.hands[player] if len(state.hands) > player else -1
+        return f"p{player} hand{hand} " + "".join("fcb"[b] for b in state.bets)
 
-        def set_from(self, state, player):
-            pass
-
-        def string_from(self, state, player):
-            hand = state.hands[player] if len(state.hands) > player else -1
-            return f"p{player} hand{hand} " + "".join("fcb"[b] for b in state.bets)
-
-    class Game(pyspiel.Game):
-        def __init__(self, params=None):
-            super().__init__(game_type, game_info, params or {})
-
-        def new_initial_state(self):
-            return State(self)
-
-        def make_py_observer(self, iig_obs_type=None, params=None):
-            return Observer(iig_obs_type, params)
-
-    pyspiel.register_game(game_type, Game)
-    return pyspiel.load_game(name), hands
+    return register_game(pyspiel, name, State, info_string, len(hands), 9.0, 10), hands
 
 
 def _openspiel_policy(openspiel_game, game: OneRoundGame, profile):
@@ -401,7 +358,7 @@ def test_commands_solve_measure_and_confirm_in_a_tournament(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--rule", "rounds=2", "--out", "x"], "rounds"),
+        (["--rule", "rounds=2", "--out", "x"], "cards: 44 cards with 2 rounds"),
         (["--rule", "rounds=1", "--rule", "betting=no-limit", "--out", "x"], "betting"),
         (["--rule", "rounds=1", "--rule", "starting_chips=5", "--out", "x"], "starting_chips"),
         (["--rule", "rounds=1", "--iterations", "0", "--out", "x"], "--iterations"),

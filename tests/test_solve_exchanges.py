@@ -17,6 +17,7 @@ from lith_env.solve_exchanges import (
     exploitability,
     profile_value,
 )
+from tests.openspiel_helpers import fold_returns, register_game
 
 # Seven cards, the fewest a two-round heads-up game may use (six dealt, one to draw), and one
 # bet a round: OpenSpiel's Python game walks every history, so the tree must stay small.
@@ -45,30 +46,6 @@ def _register_openspiel(pyspiel, cards, rounds):
     deck = sorted(cards)
     hands = [tuple(h) for h in itertools.combinations(deck, 3)]
     name = f"python_lith_exchange_{len(deck)}_{rounds}"
-    game_type = pyspiel.GameType(
-        short_name=name,
-        long_name=name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-    )
-    game_info = pyspiel.GameInfo(
-        num_distinct_actions=max(len(hands), 45),
-        max_chance_outcomes=max(len(hands), 45),
-        num_players=2,
-        min_utility=-50.0,
-        max_utility=50.0,
-        utility_sum=0.0,
-        max_game_length=40,
-    )
 
     class State(pyspiel.State):
         def __init__(self, game):
@@ -178,8 +155,7 @@ def _register_openspiel(pyspiel, cards, rounds):
             if not self.over:
                 return [0.0, 0.0]
             if self.folder is not None:
-                loss = self.pot[self.folder]
-                return [-loss, loss] if self.folder == 0 else [loss, -loss]
+                return fold_returns(self.pot, self.folder)
             roles = ("imposter", "beggar") if TINY.excuse == "demon" else (TINY.excuse,)
             won = 0.0
             for role in roles:
@@ -191,41 +167,22 @@ def _register_openspiel(pyspiel, cards, rounds):
         def __str__(self):
             return f"{self.initial} {self.betting} {self.log}"
 
-    class Observer:
-        def __init__(self, iig_obs_type, params):
-            self.tensor = np.zeros(0, np.float32)
-            self.dict = {}
-
-        def set_from(self, state, player):
-            pass
-
-        def string_from(self, state, player):
-            mine = state.initial[player] if len(state.initial) > player else None
-            pending = len(state.exchange) > 0 and player == 1 and state._in_exchange()
-            first_discarded = state.exchange[0] >= 0 if pending else None
-            return repr(
-                (
-                    player,
-                    mine,
-                    tuple(state.log[player]),
-                    tuple(state.public),
-                    tuple(state.betting),
-                    first_discarded,
-                )
+    def info_string(state, player):
+        mine = state.initial[player] if len(state.initial) > player else None
+        pending = len(state.exchange) > 0 and player == 1 and state._in_exchange()
+        first_discarded = state.exchange[0] >= 0 if pending else None
+        return repr(
+            (
+                player,
+                mine,
+                tuple(state.log[player]),
+                tuple(state.public),
+                tuple(state.betting),
+                first_discarded,
             )
+        )
 
-    class Game(pyspiel.Game):
-        def __init__(self, params=None):
-            super().__init__(game_type, game_info, params or {})
-
-        def new_initial_state(self):
-            return State(self)
-
-        def make_py_observer(self, iig_obs_type=None, params=None):
-            return Observer(iig_obs_type, params)
-
-    pyspiel.register_game(game_type, Game)
-    return pyspiel.load_game(name)
+    return register_game(pyspiel, name, State, info_string, max(len(hands), 45), 50.0, 40)
 
 
 def _to_openspiel(spiel_game, game: ExchangeGame, strategy):
@@ -361,3 +318,12 @@ def test_solve_command_for_exchanges_and_bad_options(tmp_path, capsys):
     assert exit_info.value.code == 2 and "betting" in capsys.readouterr().err
     with pytest.raises(ValueError, match="joint histories"):
         ExchangeGame(LithConfig(rounds=2, cards=tuple(range(12))), max_joints=100_000)
+
+
+def test_joint_history_count_is_what_the_solver_enumerates():
+    from lith_env.solve_exchanges import joint_histories
+
+    for cards, rounds in ((7, 2), (10, 2), (8, 3)):
+        config = LithConfig(rounds=rounds, cards=tuple(range(0, 4 * cards, 4)))
+        game = ExchangeGame(config)
+        assert sum(len(s.states[0]) for s in game.stages) == joint_histories(cards, rounds)
