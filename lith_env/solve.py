@@ -674,6 +674,23 @@ def _plot_curve(curve: list[dict[str, float]], path: Path) -> None:
     plt.close(fig)
 
 
+def _print_exchanges(rows: list[dict[str, Any]]) -> None:
+    """The equilibrium's exchanges (``discard_report``) as a terminal table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="How the equilibrium exchanges (when it plays itself)")
+    columns = ["exchange", "stage", "decision", "reached", "discards", "weak third"]
+    columns += ["middle third", "strong third", "gives lowest", "gives middle", "gives highest"]
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("stage", "decision") else "right")
+    for row in rows:
+        table.add_row(
+            *(f"{row[c]:.2f}" if isinstance(row[c], float) else str(row[c]) for c in columns)
+        )
+    Console().print(table)
+
+
 def _positive(text: str) -> int:
     from agents.tournament import int_at_least
 
@@ -733,6 +750,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         config, args.iterations, args.target, args.check_every, progress=sys.stderr.isatty()
     )
     out = Path(args.out)
+    if config.rounds > 1:
+        from lith_env.solve_exchanges import discard_report
+
+        info["exchanges"] = discard_report(game, profile)
+        _print_exchanges(info["exchanges"])
     save_solution(out, game, profile, info)
     _plot_curve(info["curve"], out / "exploitability.png")
     print(

@@ -37,11 +37,13 @@ __all__ = [
     "Stage",
     "best_response_value",
     "check_exchange_solvable",
+    "discard_report",
     "exploitability",
     "joint_histories",
     "profile_value",
 ]
 
+DECISION_NAMES = {"x0": "first", "x1k": "dealer after a keep", "x1d": "dealer after a discard"}
 MAX_JOINTS = 20_000_000  # joint histories over all stages: about 250 bytes each
 PATTERNS = ("none", "draw0", "draw1", "swap")  # nobody discarded, one drew, both swapped
 # (first player discards?, dealer discards?) of each pattern
@@ -445,6 +447,8 @@ class _Walk:
         self.game, self.strategy, self.player, self.mode = game, strategy, player, mode
         self.solver = solver
         self.choices: dict[tuple, np.ndarray] = {}
+        # eval mode: how often each of my exchange decisions is reached, by (line, state)
+        self.reached: dict[tuple, np.ndarray] = {}
 
     def run(self) -> float:
         game, me = self.game, self.player
@@ -532,6 +536,8 @@ class _Walk:
         """Values (lines, my states) before the exchange after round ``r``."""
         me, other = self.player, 1 - self.player
         keys = {0: (r, stage.index, "x0")}
+        if self.mode == "eval":
+            _record(self, r, stage, opp, own)
         # Each pattern's child: the acting players' strategies at their states.
         dealer_key = {False: (r, stage.index, "x1k"), True: (r, stage.index, "x1d")}
         per_action: dict[tuple, np.ndarray] = {}
@@ -557,6 +563,55 @@ class _Walk:
         for key, values in per_action.items():
             total += self.decide(key, values, own)
         return total
+
+
+def _record(walk: _Walk, r: int, stage: Stage, opp: np.ndarray, own: np.ndarray) -> None:
+    """Store how often ``walk``'s player reaches its exchange decisions here, per (line,
+    state): its own reach times the chance-weighted reach of the consistent opponent states
+    (for the dealer, split by the first player's keep or discard)."""
+    me = walk.player
+    if me == 0:
+        walk.reached[(r, stage.index, "x0")] = own * _apply(stage.total[0], opp)
+        return
+    keep = walk.strategy[(r, stage.index, "x0")][:, :, 0]
+    walk.reached[(r, stage.index, "x1k")] = own * _apply(stage.total[1], opp * keep)
+    walk.reached[(r, stage.index, "x1d")] = own * _apply(stage.total[1], opp * (1 - keep))
+
+
+def discard_report(game: ExchangeGame, strategy: dict[tuple, np.ndarray]) -> list[dict]:
+    """How a strategy exchanges when it plays itself: per exchange and decision, how often it
+    discards (in all and by the hand's strength percentile, in thirds) and which card of its
+    sorted hand it gives (lowest, middle, highest id)."""
+    from lith_env.exchange import role_percentile
+
+    rows = []
+    for player in (0, 1):
+        walk = _Walk(game, strategy, player, "eval", None)
+        walk.run()
+        for key, weight in walk.reached.items():
+            r, stage_index, point = key
+            stage = game.stages[stage_index]
+            hands = stage.state_hands[player]
+            percentile = role_percentile(hands, game.config.pawns_and_courts, game.config.excuse)
+            band = np.minimum((percentile * 3).astype(int), 2)
+            probs = strategy[key]
+            discard = 1.0 - probs[:, :, 0]
+            row: dict[str, Any] = {
+                "exchange": r + 1,
+                "stage": "/".join(stage.patterns) or "-",
+                "decision": DECISION_NAMES[point],
+                "reached": float(weight.sum()),
+            }
+            total = weight.sum()
+            row["discards"] = float((weight * discard).sum() / total) if total else float("nan")
+            for b, name in enumerate(("weak third", "middle third", "strong third")):
+                w = weight[:, band == b]
+                row[name] = float((w * discard[:, band == b]).sum() / w.sum()) if w.sum() else 0.0
+            given = (weight[:, :, None] * probs[:, :, 1:]).sum(axis=(0, 1))
+            for slot, name in enumerate(("gives lowest", "gives middle", "gives highest")):
+                row[name] = float(given[slot] / given.sum()) if given.sum() else 0.0
+            rows.append(row)
+    return rows
 
 
 def _moved(reach: np.ndarray, child: Stage, p: int, probs: np.ndarray | None) -> np.ndarray:

@@ -327,3 +327,69 @@ def test_joint_history_count_is_what_the_solver_enumerates():
         config = LithConfig(rounds=rounds, cards=tuple(range(0, 4 * cards, 4)))
         game = ExchangeGame(config)
         assert sum(len(s.states[0]) for s in game.stages) == joint_histories(cards, rounds)
+
+
+def test_discard_report_is_consistent(tiny_game, tiny_solution):
+    """The dealer reaches its exchange decision exactly as often as the first player does,
+    split by the first player's keep or discard; shares are shares."""
+    from lith_env.solve_exchanges import discard_report
+
+    rows = {row["decision"]: row for row in discard_report(tiny_game, tiny_solution)}
+    first = rows["first"]
+    after = rows["dealer after a keep"]["reached"] + rows["dealer after a discard"]["reached"]
+    assert 0 < first["reached"] < 1 and after == pytest.approx(first["reached"])
+    for row in rows.values():
+        assert 0 <= row["discards"] <= 1
+        given = row["gives lowest"] + row["gives middle"] + row["gives highest"]
+        assert given == pytest.approx(1.0) or row["discards"] == 0
+
+
+def test_agents_are_read_exactly_at_every_information_set(tiny_game, tiny_solution, tmp_path):
+    """Querying solved:DIR through the engine at every decision point, line and private state
+    gives back the saved strategy entry for entry (a random one: nothing is uniform), so the
+    agent reads observations right and the queries reach the right states; the exploitability
+    measured through the agent is the solver's."""
+    from agents.base import make_agent
+    from agents.exploitability import _probabilities, exchange_exploitability
+    from agents.exploitability_exchanges import exchange_strategy
+    from lith_env.solve import save_solution
+
+    rng = np.random.default_rng(5)
+    random = {
+        k: rng.dirichlet(np.ones(v.shape[-1]), v.shape[:-1]) for k, v in tiny_solution.items()
+    }  # noqa: E501
+    save_solution(tmp_path, tiny_game, random, {})
+    agent = make_agent(f"solved:{tmp_path}", "lith", config=TINY)
+    read = exchange_strategy(agent, tiny_game, "solved", _probabilities)
+    assert read.keys() == random.keys()
+    for key in random:
+        np.testing.assert_allclose(read[key], random[key], atol=1e-12, err_msg=str(key))
+    figures, response = exchange_exploitability(agent, tiny_game, "solved")
+    assert figures["exploitability"] == pytest.approx(exploitability(tiny_game, random)[2])
+    # The saved best response wins what it should against the strategy, in each position.
+    first = profile_value(tiny_game, {**random, **{k: v for k, v in response.items() if _p0(k)}})
+    assert first == pytest.approx(figures["best_response_0"])
+
+
+def _p0(key: tuple) -> bool:
+    """Whether the first player decides at this decision point of TINY's game."""
+    r, _, point = key
+    if isinstance(point, str):
+        return point == "x0"
+    return TINY_TREE[r][point].player == 0
+
+
+TINY_TREE = ExchangeGame(TINY).trees
+
+
+def test_exploitability_command_on_an_exchange_game(capsys):
+    from agents.exploitability import main as exploitability_main
+
+    rules = ["--rule", "rounds=2", "--rule", "max_raises=0"]
+    rules += ["--rule", "cards=" + ",".join(map(str, TINY_CARDS))]
+    assert exploitability_main(["tag", *rules]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("exploitability: ") and float(last.split()[1]) > 0
+    with pytest.raises(SystemExit) as exit_info:
+        exploitability_main(["tag", *rules, "--by-strength"])
+    assert exit_info.value.code == 2 and "--by-strength" in capsys.readouterr().err
