@@ -215,22 +215,23 @@ class _OpponentSums:
         self.net_matrix = matrix(net_rows, net_cols, net_data)
         self.total_matrix = matrix(total_rows, total_cols, total_data)
 
-    def _prefix(self, reach_t: np.ndarray) -> np.ndarray:
-        """Exclusive cumulative sums (entries + 1, k) of reach (hands, k) in entry order."""
-        values = reach_t[self.gather]
-        out = np.empty((len(values) + 1, reach_t.shape[1]))
-        out[0] = 0.0
-        np.cumsum(values, axis=0, out=out[1:])
-        return out
+    def _prefix(self, reach: np.ndarray) -> np.ndarray:
+        """Exclusive cumulative sums (entries + 1, k) of reach (k, hands) in entry order.
+        (Summed along rows of a (k, entries) array: numpy's cumsum is several times faster
+        along the last axis.)"""
+        out = np.empty((reach.shape[0], len(self.gather) + 1))
+        out[:, 0] = 0.0
+        np.cumsum(reach[:, self.gather], axis=1, out=out[:, 1:])
+        return np.ascontiguousarray(out.T)
 
     def net(self, reach: np.ndarray) -> np.ndarray:
         """(k, hands): reach on disjoint hands each hand beats minus on those that beat it
         (equal strengths in neither)."""
-        return (self.net_matrix @ self._prefix(np.ascontiguousarray(reach.T))).T
+        return (self.net_matrix @ self._prefix(reach)).T
 
     def total(self, reach: np.ndarray) -> np.ndarray:
         """(k, hands): reach on the hands sharing no card with each hand."""
-        return (self.total_matrix @ self._prefix(np.ascontiguousarray(reach.T))).T - reach
+        return (self.total_matrix @ self._prefix(reach)).T - reach
 
 
 class OneRoundGame:

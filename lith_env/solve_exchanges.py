@@ -41,10 +41,13 @@ __all__ = [
     "exploitability",
     "joint_histories",
     "profile_value",
+    "strategy_entries",
 ]
 
 DECISION_NAMES = {"x0": "first", "x1k": "dealer after a keep", "x1d": "dealer after a discard"}
+METHODS = ("auto", "joint", "factored")
 MAX_JOINTS = 20_000_000  # joint histories over all stages: about 250 bytes each
+MAX_ENTRIES = 300_000_000  # strategy entries: regrets and sums, 8 bytes each, and temporaries
 PATTERNS = ("none", "draw0", "draw1", "swap")  # nobody discarded, one drew, both swapped
 # (first player discards?, dealer discards?) of each pattern
 DISCARDS = {"none": (False, False), "draw0": (True, False), "draw1": (False, True),
@@ -87,8 +90,16 @@ class ExchangeGame:
     """Heads-up limit Lith with ``rounds`` 2 or 3 on the deck of ``config``, as public tree and
     stages. ``ValueError`` names a rule outside it."""
 
-    def __init__(self, config: LithConfig, max_joints: int = MAX_JOINTS) -> None:
-        check_exchange_solvable(config, max_joints)
+    def __init__(
+        self, config: LithConfig, max_joints: int = MAX_JOINTS, method: str = "auto"
+    ) -> None:
+        if method not in METHODS:
+            raise ValueError(f"method: one of {', '.join(METHODS)}, got {method!r}")
+        if method == "auto":
+            fits = joint_histories(len(config.deck), config.rounds) <= max_joints
+            method = "joint" if fits else "factored"
+        check_exchange_solvable(config)
+        self.method = method
         self.config = config
         self.rounds = config.rounds
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
@@ -101,10 +112,87 @@ class ExchangeGame:
         ]
         self.roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
         self.stages: list[Stage] = []
+        if method == "factored":
+            self._build_factored()
+            return
         self.root = self._deal()
         self._expand(self.root, 0)
         for stage in self.stages:
             self._matrices(stage, final=len(stage.patterns) == self.rounds - 1)
+
+    # ------------------------------------------------------------------ factored stages
+
+    def _build_factored(self) -> None:
+        """Stages from each player's own states (``lith_env.solve_factored``)."""
+        from lith_env.solve_factored import deal_table
+
+        table = deal_table(self.deck)
+        num_hands = len(table)
+        opponents = math.comb(len(self.deck) - 3, 3)
+        self.root = self._factored_stage((), (table, table), 1.0 / (num_hands * opponents))
+        self._expand_factored(self.root, (table, table), draws=0)
+
+    def _factored_stage(self, patterns: tuple, tables: tuple, chance: float) -> Stage:
+        from lith_env.solve_factored import FactoredSums
+
+        stage = Stage(
+            patterns=patterns, hands=(None, None), dead=None, keys=(None, None),  # type: ignore[arg-type]
+            states=(None, None), num_states=(len(tables[0]), len(tables[1])),  # type: ignore[arg-type]
+            parents=(tables[0].parents, tables[1].parents),
+            actions=(tables[0].actions, tables[1].actions), chance=chance,
+        )  # fmt: skip
+        stage.state_hands = (tables[0].hands, tables[1].hands)
+        stage.state_keys = (tables[0].keys, tables[1].keys)
+        stage.index = len(self.stages)
+        self.stages.append(stage)
+        strengths = [
+            [
+                strength(t.hands, pawns_and_courts=self.config.pawns_and_courts, excuse=role)
+                for role in self.roles
+            ]
+            for t in tables
+        ]
+        size = len(self.deck)
+        final = len(patterns) == self.rounds - 1
+        sums = [
+            FactoredSums(tables[p], tables[1 - p], strengths[p], strengths[1 - p], chance, size)
+            for p in (0, 1)
+        ]
+        stage.total = (sums[0].total, sums[1].total)
+        if final:
+            stage.net = (sums[0].net, sums[1].net)
+        return stage
+
+    def _expand_factored(self, stage: Stage, tables: tuple, draws: int) -> None:
+        from lith_env.solve_factored import exchange_table
+
+        if len(stage.patterns) >= self.rounds - 1:
+            return
+        modes = {"none": ("keep", "keep"), "draw0": ("draw", "keep"),
+                 "draw1": ("keep", "draw"), "swap": ("swap", "swap")}  # fmt: skip
+        top = len(self.deck) - 6 - draws  # cards a lone discarder may draw
+        for pattern in PATTERNS:
+            children = tuple(
+                exchange_table(tables[p], self.deck, modes[pattern][p]) for p in (0, 1)
+            )
+            drew = pattern in ("draw0", "draw1")
+            chance = stage.chance / top if drew else stage.chance
+            child = self._factored_stage((*stage.patterns, pattern), children, chance)
+            child.gather = tuple(
+                sparse.csr_matrix(
+                    (
+                        np.ones(len(children[p])),
+                        (
+                            children[p].parents * 4 + children[p].actions,
+                            np.arange(len(children[p])),
+                        ),
+                    ),
+                    shape=(stage.num_states[p] * 4, len(children[p])),
+                )
+                for p in (0, 1)
+            )  # type: ignore[assignment]
+            stage.children[pattern] = child
+            self._expand_factored(child, children, draws + drew)
 
     # ------------------------------------------------------------------ stages
 
@@ -285,9 +373,9 @@ def _replace(hands: np.ndarray, slots: np.ndarray, cards: np.ndarray) -> np.ndar
     return np.sort(out, axis=1)
 
 
-def check_exchange_solvable(config: LithConfig, max_joints: int = MAX_JOINTS) -> None:
+def check_exchange_solvable(config: LithConfig) -> None:
     """Raise ``ValueError`` naming the rule that puts ``config`` outside the exchange solver,
-    the size of the deck included."""
+    the size of the deck included (the strategy's entries must fit in memory)."""
     if config.num_players != 2:
         raise ValueError(f"num_players: the solver plays heads-up (2), got {config.num_players}")
     if config.rounds not in (2, 3):
@@ -295,13 +383,52 @@ def check_exchange_solvable(config: LithConfig, max_joints: int = MAX_JOINTS) ->
     if config.betting != "limit":
         raise ValueError(f"betting: the solver plays limit betting, got {config.betting!r}")
     check_stacks(config)
-    joints = joint_histories(len(config.deck), config.rounds)
-    if joints > max_joints:
+    entries = strategy_entries(config)
+    if entries > MAX_ENTRIES:
         raise ValueError(
-            f"cards: {len(config.deck)} cards with {config.rounds} rounds make {joints:,} joint "
-            f"histories of private cards (about {joints * 250 / 1e9:.0f} GB); the solver takes "
-            f"at most {max_joints:,}: play fewer cards (--rule cards=...)"
+            f"cards: {len(config.deck)} cards with {config.rounds} rounds make a strategy of "
+            f"{entries:,} entries (about {entries * 40 / 1e9:.0f} GB to solve); the solver takes "
+            f"at most {MAX_ENTRIES:,}: play fewer cards (--rule cards=...)"
         )
+
+
+def strategy_entries(config: LithConfig) -> int:
+    """The entries of a strategy of this game (decision points x lines x the acting player's
+    private states x actions), counted without building it: the factored build's count (the
+    joint build keeps only jointly possible states, at most as many)."""
+    cards = len(config.deck)
+    max_bets = 1 + config.max_raises
+    trees = [betting_tree(0, config.bet_sizes[r], max_bets) for r in range(config.rounds)]
+    ends = [sum(1 for n in t if n.player is None and n.folder is None) for t in trees]
+
+    def count(r: int, states: tuple, lines: int, draws: int) -> int:
+        # states[p] = (number, cards seen, cards dead) of player p's private states
+        total = sum(
+            lines * states[node.player][0] * len(node.actions)
+            for node in trees[r]
+            if node.player is not None
+        )
+        if r == config.rounds - 1:
+            return total
+        after = lines * ends[r]
+        total += after * 4 * (states[0][0] + 2 * states[1][0])
+        for pattern in PATTERNS:
+            first, dealer = DISCARDS[pattern]
+            new = []
+            for p, discards in ((0, first), (1, dealer)):
+                n, seen, dead = states[p]
+                if not discards:
+                    new.append((n, seen, dead))
+                elif pattern == "swap":
+                    new.append((n * 3 * (cards - 3 - dead), seen + 1, dead))
+                else:  # a draw: any card never seen (the dead were seen)
+                    new.append((n * 3 * (cards - seen), seen + 1, dead + 1))
+            drew = pattern in ("draw0", "draw1")
+            total += count(r + 1, tuple(new), after, draws + drew)
+        return total
+
+    hands = math.comb(cards, 3)
+    return count(0, ((hands, 3, 0), (hands, 3, 0)), 1, 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -626,5 +753,8 @@ def _moved(reach: np.ndarray, child: Stage, p: int, probs: np.ndarray | None) ->
 
 
 def _apply(matrix: Any, reach: np.ndarray) -> np.ndarray:
-    """``matrix`` (my states x opponent states) applied to each row of ``reach``."""
+    """``matrix`` (my states x opponent states; or a function doing the same) applied to
+    each row of ``reach``."""
+    if callable(matrix):
+        return matrix(reach)
     return np.asarray((matrix @ reach.T).T)

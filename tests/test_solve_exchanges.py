@@ -357,7 +357,7 @@ def test_agents_are_read_exactly_at_every_information_set(tiny_game, tiny_soluti
     rng = np.random.default_rng(5)
     random = {
         k: rng.dirichlet(np.ones(v.shape[-1]), v.shape[:-1]) for k, v in tiny_solution.items()
-    }  # noqa: E501
+    }
     save_solution(tmp_path, tiny_game, random, {})
     agent = make_agent(f"solved:{tmp_path}", "lith", config=TINY)
     read = exchange_strategy(agent, tiny_game, "solved", _probabilities)
@@ -393,3 +393,26 @@ def test_exploitability_command_on_an_exchange_game(capsys):
     with pytest.raises(SystemExit) as exit_info:
         exploitability_main(["tag", *rules, "--by-strength"])
     assert exit_info.value.code == 2 and "--by-strength" in capsys.readouterr().err
+
+
+def test_factored_build_measures_strategies_as_the_joint_build():
+    """The factored stages (each player's states alone, sums by inclusion-exclusion) give the
+    same values and exploitability as the joint histories, for the same strategy."""
+    joint = ExchangeGame(TINY, method="joint")
+    factored = ExchangeGame(TINY, method="factored")
+    index = {}
+    for a, b in zip(joint.stages, factored.stages, strict=True):
+        assert a.patterns == b.patterns and a.num_states == b.num_states
+        for p in (0, 1):
+            rows = {tuple(k): i for i, k in enumerate(a.state_keys[p].tolist())}
+            index[(a.index, p)] = np.array([rows[tuple(k)] for k in b.state_keys[p].tolist()])
+    rng = np.random.default_rng(2)
+    shapes = ExchangeSolver.shapes(joint)
+    strategy = {k: rng.dirichlet(np.ones(s[2]), s[:2]) for k, s in shapes.items()}
+    mapped = {}
+    for key, values in strategy.items():
+        r, stage, point = key
+        player = (point != "x0") if isinstance(point, str) else joint.trees[r][point].player
+        mapped[key] = values[:, index[(stage, int(player))], :]
+    assert exploitability(factored, mapped) == pytest.approx(exploitability(joint, strategy))
+    assert profile_value(factored, mapped) == pytest.approx(profile_value(joint, strategy))
