@@ -1,4 +1,6 @@
-"""Exact equilibria and best responses of heads-up limit Lith with one betting round.
+"""Exact equilibria and best responses of heads-up limit Lith with one betting round, and the
+``solve`` command for every game the solvers handle (``rounds=2`` and ``3`` on small decks:
+``lith_env.solve_exchanges``).
 
     python -m lith_env.solve --rule rounds=1 --iterations 3000 --out runs/solved-1round
 
@@ -713,10 +715,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m lith_env.solve",
         description=(
-            "Solve heads-up limit Lith with one betting round (--rule rounds=1) by discounted "
-            "CFR, exactly (no abstraction, no sampling). Saves strategy.npz, solution.json "
-            "(rules, curve, game value) and exploitability.png in --out; play the strategy "
-            "as the agent solved:OUT."
+            "Solve heads-up limit Lith by discounted CFR, exactly (no abstraction, no "
+            "sampling): one betting round (--rule rounds=1) on any deck, or games with "
+            "exchanges (rounds=2 or 3) on small decks (--rule cards=...). Saves strategy.npz, "
+            "solution.json (rules, curve, game value) and exploitability.png in --out; play "
+            "the strategy as the agent solved:OUT."
         ),
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
@@ -725,7 +728,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a Lith rule (repeatable); rounds=1 is required, e.g. --rule cards=0,1,2,...",
+        help="a Lith rule (repeatable): rounds=1 (the default here when --rule rounds is not "
+        "given), or rounds=2/3 with a small deck (--rule cards=0,1,2,...)",
     )
     parser.add_argument("--iterations", type=_positive, default=2000, help="most iterations")
     parser.add_argument(
@@ -743,7 +747,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.rules import game_config, parse_rules
 
     try:
-        config = game_config("lith", 2, parse_rules(args.rule, "lith"))
+        config = game_config("lith", 2, {"rounds": 1, **parse_rules(args.rule, "lith")})
         check_solvable(config)
     except ValueError as error:
         parser.error(str(error))

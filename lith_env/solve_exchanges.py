@@ -13,8 +13,9 @@ the deal, the discarded cards, the cards drawn — and from it each player's pri
 (what that player knows of the cards) and a sparse matrix between the two players' states:
 the chance weight of each consistent pair, signed by who wins the showdown. Discounted CFR
 then runs on the public tree, every quantity an array over (earlier betting lines, private
-states). The joint enumeration is exact and simple but grows with the deck: the docs say
-which sizes fit.
+states). The joint enumeration is exact and simple but grows with the deck; past
+``MAX_JOINTS`` the stages are built per player instead (``lith_env.solve_factored``). The docs
+say which sizes fit.
 """
 
 from __future__ import annotations
