@@ -316,8 +316,13 @@ def test_solve_command_for_exchanges_and_bad_options(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         solve_main(["--rule", "rounds=2", "--rule", "betting=pot-limit", "--out", str(tmp_path)])
     assert exit_info.value.code == 2 and "betting" in capsys.readouterr().err
-    with pytest.raises(ValueError, match="joint histories"):
-        ExchangeGame(LithConfig(rounds=2, cards=tuple(range(12))), max_joints=100_000)
+    # Past max_joints the game is built per player; past the strategy's size, refused.
+    game = ExchangeGame(LithConfig(rounds=2, cards=tuple(range(12))), max_joints=100_000)
+    assert game.method == "factored"
+    with pytest.raises(ValueError, match="cards: 44 cards with 2 rounds make a strategy of"):
+        ExchangeGame(LithConfig(rounds=2))
+    with pytest.raises(ValueError, match="method"):
+        ExchangeGame(TINY, method="fast")
 
 
 def test_joint_history_count_is_what_the_solver_enumerates():
