@@ -50,6 +50,31 @@ def node_keys(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[st
     return cards, position, keys
 
 
+# The rules a solved strategy depends on; a match's length and stacks do not matter as long
+# as no stack can run out within a hand.
+GAME_RULES = (
+    "num_players", "betting", "bet_sizes", "max_raises", "pawns_and_courts", "excuse", "ante",
+    "rounds", "cards",
+)  # fmt: skip
+
+
+def _check_table(solved: Any, table: Any, path: Path) -> None:
+    """Raise ``ValueError`` naming the rules in which ``table`` differs from the game the
+    strategy at ``path`` was solved for."""
+    from lith_env.solve import check_stacks
+
+    differ = [
+        f"{name}={getattr(table, name)!r} (solved for {getattr(solved, name)!r})"
+        for name in GAME_RULES
+        if getattr(table, name) != getattr(solved, name)
+    ]
+    if differ:
+        raise ValueError(
+            f"solved: {str(path)!r} was solved for other rules: this table has " + ", ".join(differ)
+        )
+    check_stacks(table)
+
+
 @register("lith", "solved")
 class SolvedAgent:
     """Plays a solved one-round heads-up strategy saved in ``DIR`` (``strategy.npz`` and
@@ -72,11 +97,8 @@ class SolvedAgent:
         self._exchanges = None
         if self.game.config.rounds > 1:
             self._exchanges = _ExchangeReader(self.game, self.profile)
-        if config is not None and config != self.game.config:
-            raise ValueError(
-                f"solved: {str(self.path)!r} was solved for other rules ({self.game.config}); "
-                f"this table plays {config}"
-            )
+        if config is not None:
+            _check_table(self.game.config, config, self.path)
         if not isinstance(deterministic, bool):
             raise ValueError(f"solved: deterministic must be true or false, got {deterministic!r}")
         self.deterministic = deterministic

@@ -448,3 +448,20 @@ def test_equilibrium_aggression_matches_its_play_and_is_drawn_by_analyze(
         analyze_main([str(out), "--equilibrium", str(other)])
     assert exit_info.value.code == 2
     assert "other rules" in capsys.readouterr().err
+
+
+def test_solved_agent_plays_matches_of_any_length(small_solution, tmp_path):
+    """A match's length and stacks are not rules of the solved game: the agent takes them,
+    and refuses stacks that could run out within a hand."""
+    from dataclasses import replace
+
+    from lith_env.solve import save_solution
+
+    game, profile, info = small_solution
+    save_solution(tmp_path, game, profile, info)
+    make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, max_hands=5))
+    make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, starting_chips=50))
+    with pytest.raises(ValueError, match="starting_chips"):
+        make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, starting_chips=5))
+    with pytest.raises(ValueError, match="max_raises=1"):
+        make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, max_raises=1))
