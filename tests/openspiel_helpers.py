@@ -70,7 +70,22 @@ def register_game(
     return pyspiel.load_game(name)
 
 
-def fold_returns(pot: list[int], folder: int) -> list[float]:
-    """Both players' returns when ``folder`` folds: it loses what it put in."""
-    loss = float(pot[folder])
-    return [-loss, loss] if folder == 0 else [loss, -loss]
+def hand_state_class(pyspiel: Any) -> type:
+    """A base for the states of a hand: subclasses set ``over``, ``folder`` (who folded, or
+    None) and ``pot`` (each player's chips in), and give ``showdown()``, the first player's
+    winnings at a showdown."""
+
+    class HandState(pyspiel.State):
+        def is_terminal(self):
+            return self.over
+
+        def returns(self):
+            if not self.over:
+                return [0.0, 0.0]
+            if self.folder is not None:  # the folder loses what it put in
+                loss = float(self.pot[self.folder])
+                return [-loss, loss] if self.folder == 0 else [loss, -loss]
+            won = float(self.showdown())
+            return [won, -won]
+
+    return HandState

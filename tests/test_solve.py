@@ -16,7 +16,7 @@ from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.solve import OneRoundGame, betting_tree, load_solution, solve
 from lith_env.solve import main as solve_main
-from tests.openspiel_helpers import fold_returns, register_game
+from tests.openspiel_helpers import hand_state_class, register_game
 
 # Eight cards of different ranks and suits: 56 hands a player, 560 deals.
 SMALL_CARDS = (0, 7, 11, 15, 21, 27, 33, 40)
@@ -106,7 +106,7 @@ def _register_openspiel(pyspiel):
     values = strength(np.array(hands))
     name = "python_lith_one_round_small"
 
-    class State(pyspiel.State):
+    class State(hand_state_class(pyspiel)):
         def __init__(self, game):
             super().__init__(game)
             self.hands: list[int] = []
@@ -152,17 +152,9 @@ def _register_openspiel(pyspiel):
         def _action_to_string(self, player, action):
             return f"hand{action}" if player == pyspiel.PlayerId.CHANCE else "fcb"[action]
 
-        def is_terminal(self):
-            return self.over
-
-        def returns(self):
-            if not self.over:
-                return [0.0, 0.0]
-            if self.folder is not None:
-                return fold_returns(self.pot, self.folder)
+        def showdown(self):
             a, b = values[self.hands[0]], values[self.hands[1]]
-            won = self.pot[0] * (1 if a > b else -1 if a < b else 0)
-            return [float(won), float(-won)]
+            return self.pot[0] * (1 if a > b else -1 if a < b else 0)
 
         def __str__(self):
             return f"{self.hands} {self.bets}"

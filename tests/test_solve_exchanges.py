@@ -17,7 +17,7 @@ from lith_env.solve_exchanges import (
     exploitability,
     profile_value,
 )
-from tests.openspiel_helpers import fold_returns, register_game
+from tests.openspiel_helpers import hand_state_class, register_game
 
 # Seven cards, the fewest a two-round heads-up game may use (six dealt, one to draw), and one
 # bet a round: OpenSpiel's Python game walks every history, so the tree must stay small.
@@ -47,7 +47,7 @@ def _register_openspiel(pyspiel, cards, rounds):
     hands = [tuple(h) for h in itertools.combinations(deck, 3)]
     name = f"python_lith_exchange_{len(deck)}_{rounds}"
 
-    class State(pyspiel.State):
+    class State(hand_state_class(pyspiel)):
         def __init__(self, game):
             super().__init__(game)
             self.initial: list[tuple] = []
@@ -148,21 +148,13 @@ def _register_openspiel(pyspiel, cards, rounds):
         def _action_to_string(self, player, action):
             return f"{player}:{action}"
 
-        def is_terminal(self):
-            return self.over
-
-        def returns(self):
-            if not self.over:
-                return [0.0, 0.0]
-            if self.folder is not None:
-                return fold_returns(self.pot, self.folder)
+        def showdown(self):
             roles = ("imposter", "beggar") if TINY.excuse == "demon" else (TINY.excuse,)
             won = 0.0
             for role in roles:
                 a, b = strength(np.array([self.hands[0], self.hands[1]]), excuse=role)
                 won += self.pot[0] * float(np.sign(a - b))
-            won /= len(roles)
-            return [won, -won]
+            return won / len(roles)
 
         def __str__(self):
             return f"{self.initial} {self.betting} {self.log}"
