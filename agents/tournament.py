@@ -609,6 +609,19 @@ def int_at_least(low: int) -> Any:
     return parse
 
 
+def output_folder(text: str, flag: str = "--out") -> Path:
+    """The folder a command writes to, made now: a file there, or a folder that cannot be
+    made, is a ``ValueError`` naming ``flag`` (before any work is done)."""
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{flag}: {str(out)!r} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"{flag}: cannot make the folder {str(out)!r} ({error})") from None
+    return out
+
+
 def _record(text: str) -> int | str:
     if text == "all":
         return text
@@ -840,14 +853,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         spec = _spec_from_args(args)
-        out = Path(args.out) if args.out else None
-        if out is not None:
-            if out.exists() and not out.is_dir():
-                raise ValueError(f"--out: {str(out)!r} is a file, not a folder")
-            try:
-                out.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ValueError(f"--out: cannot make the folder {str(out)!r} ({error})") from None
+        out = output_folder(args.out) if args.out else None
         if args.batched:
             from agents.batched_tournament import run_batched_tournament
 

@@ -745,16 +745,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from agents.rules import game_config, parse_rules
+    from agents.tournament import output_folder
 
     try:
         config = game_config("lith", 2, {"rounds": 1, **parse_rules(args.rule, "lith")})
         check_solvable(config)
+        out = output_folder(args.out)
     except ValueError as error:
         parser.error(str(error))
     game, profile, info = solve(
         config, args.iterations, args.target, args.check_every, progress=sys.stderr.isatty()
     )
-    out = Path(args.out)
     if config.rounds > 1:
         from lith_env.solve_exchanges import discard_report
 

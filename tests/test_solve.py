@@ -356,6 +356,7 @@ def test_commands_solve_measure_and_confirm_in_a_tournament(tmp_path, capsys):
         (["--rule", "rounds=1", "--iterations", "0", "--out", "x"], "--iterations"),
         (["--rule", "rounds=1", "--target", "-1", "--out", "x"], "--target"),
         (["--rule", "rounds=1", "--rule", "cards=0,1,2", "--out", "x"], "cards"),
+        (["--out", "/proc/no/such/folder"], "--out: cannot make the folder"),
     ],
 )
 def test_solve_refuses_bad_options(argv, message, capsys):
@@ -372,6 +373,8 @@ def test_solve_refuses_bad_options(argv, message, capsys):
         (["nobody"], "unknown agent"),
         (["bluffer:bluff=2"], "bluff"),
         (["solved:/nonexistent"], "no solution.json"),
+        (["tag", "--seed", "-1"], "--seed: must be at least 0"),
+        (["tag", "--out", "/proc/no/such/folder"], "--out: cannot make the folder"),
     ],
 )
 def test_exploitability_refuses_bad_options(argv, message, capsys):
