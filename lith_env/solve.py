@@ -438,14 +438,14 @@ class Solver:
         """Regret matching: each node's strategy from its positive regrets."""
         out = self.game.uniform_profile()
         for index, regret in self.regrets.items():
-            out[index] = _normalized(np.maximum(regret, 0.0))
+            out[index] = normalized(np.maximum(regret, 0.0))
         return out
 
     def average_profile(self) -> list[np.ndarray]:
         """The average strategy: what converges to an equilibrium."""
         out = self.game.uniform_profile()
         for index, sums in self.strategy_sums.items():
-            out[index] = _normalized(sums)
+            out[index] = normalized(sums)
         return out
 
     def iterate(self, count: int = 1) -> None:
@@ -478,19 +478,60 @@ class Solver:
                 continue
             strategy = profile[index]
             value[index] = (children * strategy).sum(axis=1)
-            regret, sums = self.regrets[index], self.strategy_sums[index]
-            regret += children - value[index][:, None]
-            t_alpha, t_beta = t**self.alpha, t**self.beta
-            regret *= np.where(regret > 0, t_alpha / (t_alpha + 1), t_beta / (t_beta + 1))
-            sums += own[index][:, None] * strategy
-            sums *= (t / (t + 1)) ** self.gamma
+            dcfr_update(
+                self.regrets[index],
+                self.strategy_sums[index],
+                children - value[index][:, None],
+                own[index][:, None] * strategy,
+                t,
+                self.alpha,
+                self.beta,
+                self.gamma,
+            )
 
 
-def _normalized(weights: np.ndarray) -> np.ndarray:
-    """Rows of ``weights`` scaled to sum to 1 (uniform where a row is all zero)."""
-    total = weights.sum(axis=1, keepdims=True)
-    uniform = 1.0 / weights.shape[1]
+def normalized(weights: np.ndarray) -> np.ndarray:
+    """``weights`` scaled to sum to 1 along the last axis (uniform where all are zero)."""
+    total = weights.sum(axis=-1, keepdims=True)
+    uniform = 1.0 / weights.shape[-1]
     return np.where(total > 0, weights / np.where(total > 0, total, 1.0), uniform)
+
+
+def dcfr_update(
+    regret: np.ndarray,
+    sums: np.ndarray,
+    instant: np.ndarray,
+    contribution: np.ndarray,
+    t: int,
+    alpha: float = ALPHA,
+    beta: float = BETA,
+    gamma: float = GAMMA,
+) -> None:
+    """Discounted CFR's update of one decision's cumulative regrets and strategy sums, in
+    place, at iteration ``t``: add the iteration's regrets (``instant``) and reach-weighted
+    strategy (``contribution``), then discount positive regrets by t^a / (t^a + 1), negative
+    ones by t^b / (t^b + 1) and the sums by (t / (t + 1))^g."""
+    regret += instant
+    t_alpha, t_beta = t**alpha, t**beta
+    positive, negative = t_alpha / (t_alpha + 1), t_beta / (t_beta + 1)
+    # regret *= positive where regret > 0, else negative: two passes, one temporary
+    above = np.maximum(regret, 0.0)
+    regret *= negative
+    above *= positive - negative
+    regret += above
+    sums += contribution
+    sums *= (t / (t + 1)) ** gamma
+
+
+def path_to(tree: Sequence[Node], index: int) -> list[int]:
+    """The action ids that lead from the root of a betting tree to node ``index``."""
+    by_history = {node.history: i for i, node in enumerate(tree)}
+    history = tree[index].history
+    out = []
+    for depth in range(len(history)):
+        parent = tree[by_history[history[:depth]]]
+        out.append(parent.actions[parent.children.index(by_history[history[: depth + 1]])])
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,7 +30,15 @@ from scipy import sparse
 
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_env.solve import ALPHA, BETA, GAMMA, betting_tree, check_stacks
+from lith_env.solve import (
+    ALPHA,
+    BETA,
+    GAMMA,
+    betting_tree,
+    check_stacks,
+    dcfr_update,
+    normalized,
+)
 
 __all__ = [
     "ExchangeGame",
@@ -38,6 +46,7 @@ __all__ = [
     "Stage",
     "best_response_value",
     "check_exchange_solvable",
+    "deciding_player",
     "discard_report",
     "exploitability",
     "joint_histories",
@@ -480,11 +489,11 @@ class ExchangeSolver:
     def current(self, key: tuple) -> np.ndarray:
         """Regret matching at a decision point."""
         positive = np.maximum(self.regrets[key], 0.0)
-        return _normalized(positive)
+        return normalized(positive)
 
     def average(self) -> dict[tuple, np.ndarray]:
         """The average strategy of every decision point: what converges to an equilibrium."""
-        return {key: _normalized(sums) for key, sums in self.sums.items()}
+        return {key: normalized(sums) for key, sums in self.sums.items()}
 
     average_profile = average  # the name lith_env.solve's solver uses
 
@@ -497,43 +506,34 @@ class ExchangeSolver:
             for player in (0, 1):
                 _Walk(self.game, strategy, player, "cfr", self).run()
                 for key in self.regrets:  # only the updated player's regrets changed
-                    if self._owner(key) == player:
+                    if deciding_player(self.game, key) == player:
                         strategy[key] = self.current(key)
-
-    def _owner(self, key: tuple) -> int:
-        """The player deciding at a decision point."""
-        r, _, point = key
-        if point == "x0":
-            return 0
-        if point in ("x1k", "x1d"):
-            return 1
-        return self.game.trees[r][point].player  # type: ignore[index,return-value]
 
     def _update(self, key: tuple, values: np.ndarray, strategy: np.ndarray, own: np.ndarray):
         """Regret and average-strategy updates at a decision point of the updating player:
         ``values`` (lines, states, actions) of each action, ``own`` its reach (lines,
         states)."""
-        t = self._t
         value = (values * strategy).sum(axis=2, keepdims=True)
-        regret = self.regrets[key]
-        regret += values
-        regret -= value
-        t_alpha, t_beta = t**self.alpha, t**self.beta
-        positive, negative = t_alpha / (t_alpha + 1), t_beta / (t_beta + 1)
-        # regret *= positive where regret > 0, else negative: two passes, one temporary
-        above = np.maximum(regret, 0.0)
-        regret *= negative
-        above *= positive - negative
-        regret += above
-        sums = self.sums[key]
-        sums += own[:, :, None] * strategy
-        sums *= (t / (t + 1)) ** self.gamma
+        dcfr_update(
+            self.regrets[key],
+            self.sums[key],
+            values - value,
+            own[:, :, None] * strategy,
+            self._t,
+            self.alpha,
+            self.beta,
+            self.gamma,
+        )
 
 
-def _normalized(weights: np.ndarray) -> np.ndarray:
-    total = weights.sum(axis=-1, keepdims=True)
-    uniform = 1.0 / weights.shape[-1]
-    return np.where(total > 0, weights / np.where(total > 0, total, 1.0), uniform)
+def deciding_player(game: ExchangeGame, key: tuple) -> int:
+    """The player deciding at a decision point ``(round, stage, node or exchange)``."""
+    r, _, point = key
+    if point == "x0":
+        return 0
+    if point in ("x1k", "x1d"):
+        return 1
+    return int(game.trees[r][point].player)  # type: ignore[arg-type]
 
 
 def best_response_value(
@@ -575,7 +575,8 @@ class _Walk:
         self.game, self.strategy, self.player, self.mode = game, strategy, player, mode
         self.solver = solver
         self.choices: dict[tuple, np.ndarray] = {}
-        # eval mode: how often each of my exchange decisions is reached, by (line, state)
+        # with record (eval mode): how often each of my exchange decisions is reached
+        self.record = False
         self.reached: dict[tuple, np.ndarray] = {}
 
     def run(self) -> float:
@@ -664,7 +665,7 @@ class _Walk:
         """Values (lines, my states) before the exchange after round ``r``."""
         me, other = self.player, 1 - self.player
         keys = {0: (r, stage.index, "x0")}
-        if self.mode == "eval":
+        if self.record:
             _record(self, r, stage, opp, own)
         # Each pattern's child: the acting players' strategies at their states.
         dealer_key = {False: (r, stage.index, "x1k"), True: (r, stage.index, "x1d")}
@@ -715,6 +716,7 @@ def discard_report(game: ExchangeGame, strategy: dict[tuple, np.ndarray]) -> lis
     rows = []
     for player in (0, 1):
         walk = _Walk(game, strategy, player, "eval", None)
+        walk.record = True
         walk.run()
         for key, weight in walk.reached.items():
             r, stage_index, point = key

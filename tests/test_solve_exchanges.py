@@ -14,6 +14,7 @@ from lith_env.hands import strength
 from lith_env.solve_exchanges import (
     ExchangeGame,
     ExchangeSolver,
+    deciding_player,
     exploitability,
     profile_value,
 )
@@ -364,19 +365,9 @@ def test_agents_are_read_exactly_at_every_information_set(tiny_game, tiny_soluti
     figures, response = exchange_exploitability(agent, tiny_game, "solved")
     assert figures["exploitability"] == pytest.approx(exploitability(tiny_game, random)[2])
     # The saved best response wins what it should against the strategy, in each position.
-    first = profile_value(tiny_game, {**random, **{k: v for k, v in response.items() if _p0(k)}})
+    mine = {k: v for k, v in response.items() if deciding_player(tiny_game, k) == 0}
+    first = profile_value(tiny_game, {**random, **mine})
     assert first == pytest.approx(figures["best_response_0"])
-
-
-def _p0(key: tuple) -> bool:
-    """Whether the first player decides at this decision point of TINY's game."""
-    r, _, point = key
-    if isinstance(point, str):
-        return point == "x0"
-    return TINY_TREE[r][point].player == 0
-
-
-TINY_TREE = ExchangeGame(TINY).trees
 
 
 def test_exploitability_command_on_an_exchange_game(capsys):
@@ -408,8 +399,6 @@ def test_factored_build_measures_strategies_as_the_joint_build():
     strategy = {k: rng.dirichlet(np.ones(s[2]), s[:2]) for k, s in shapes.items()}
     mapped = {}
     for key, values in strategy.items():
-        r, stage, point = key
-        player = (point != "x0") if isinstance(point, str) else joint.trees[r][point].player
-        mapped[key] = values[:, index[(stage, int(player))], :]
+        mapped[key] = values[:, index[(key[1], deciding_player(joint, key))], :]
     assert exploitability(factored, mapped) == pytest.approx(exploitability(joint, strategy))
     assert profile_value(factored, mapped) == pytest.approx(profile_value(joint, strategy))
