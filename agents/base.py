@@ -21,6 +21,7 @@ __all__ = [
     "load_agents",
     "make_agent",
     "register",
+    "split_spec",
     "uniform_legal",
 ]
 
@@ -151,7 +152,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
-    name, _, rest = spec.strip().partition(":")
+    name = spec.strip().partition(":")[0]
     if name not in AGENTS[game]:
         raise ValueError(
             f"unknown agent {name!r} for {game}; built-in agents: {', '.join(sorted(AGENTS[game]))}"
@@ -163,13 +164,8 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
         kwargs["config"] = config
     path_argument = getattr(factory, "spec_argument", None)
     accepted = {p.rstrip("_"): p for p in parameters if p not in ("seed", "config", path_argument)}
-    segments = rest.split(":") if rest else []
+    _, path, segments = split_spec(spec, game)
     if path_argument:
-        # name:PATH[:key=value...]: the trailing key=value segments are parameters
-        cut = len(segments)
-        while cut > 1 and _PARAMETER.match(segments[cut - 1]):
-            cut -= 1
-        path, segments = ":".join(segments[:cut]), segments[cut:]
         for text in segments:
             _set_parameter(name, text, accepted, kwargs)
         if not path:
@@ -184,6 +180,22 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
 
 
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*=")
+
+
+def split_spec(spec: str, game: str) -> tuple[str, str | None, list[str]]:
+    """An agent spec's name, the path it loads (for agents that take one, such as
+    ``ppo:PATH`` or ``solved:DIR``; else None) and its ``key=value`` segments."""
+    load_agents()
+    name, _, rest = spec.strip().partition(":")
+    segments = rest.split(":") if rest else []
+    factory = AGENTS.get(game, {}).get(name)
+    if factory is None or not getattr(factory, "spec_argument", None):
+        return name, None, segments
+    # name:PATH[:key=value...]: the trailing key=value segments are parameters
+    cut = len(segments)
+    while cut > 1 and _PARAMETER.match(segments[cut - 1]):
+        cut -= 1
+    return name, ":".join(segments[:cut]), segments[cut:]
 
 
 def _set_parameter(name: str, text: str, accepted: dict[str, str], kwargs: dict) -> None:

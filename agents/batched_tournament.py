@@ -5,8 +5,10 @@ deals and seatings, summarized the same way — but the hands of many blocks are
 by :class:`lith_env.batched.BatchedLith`, and each agent decides for all the tables where it
 is to act in one ``act_batch`` call. Agents without randomness (``caller``, ``rock``, ``tag``,
 ``ppo:PATH`` played deterministically) give exactly the results of the per-table tournament;
-agents that draw random numbers draw them from their own generator, seeded once from the
-tournament's seed, not reseeded per block.
+agents that draw random numbers draw them from their own generator, reseeded at the start of
+every batch from the tournament's seed and the batch's first block, not per block. Batches
+are whole blocks of a fixed size (``tables_per_batch``), so the results are the same in one
+process or spread over a Ray cluster (``distributed.tournament``), batch by batch.
 
 Records on request (``record="all"`` or a number of hands): the batched engine keeps no log of
 a table's actions, so the tournament keeps the action ids it gave each recorded table and, when
@@ -36,7 +38,9 @@ from agents.tournament import (
 )
 from lith_env.batched import BatchedLith
 
-__all__ = ["recorded_hands", "run_batched_tournament"]
+__all__ = ["batches", "play_batch", "recorded_hands", "run_batched_tournament"]
+
+TABLES_PER_BATCH = 4096  # tables played at once; a batch is whole blocks
 
 
 def recorded_hands(spec: TournamentSpec, record: int | str | None) -> set[tuple[int, int]]:
@@ -60,11 +64,11 @@ def recorded_hands(spec: TournamentSpec, record: int | str | None) -> set[tuple[
 
 def run_batched_tournament(
     spec: TournamentSpec,
-    tables_per_batch: int = 4096,
+    tables_per_batch: int = TABLES_PER_BATCH,
     progress: bool = False,
     record: int | str | None = None,
 ) -> dict[str, Any]:
-    """Play ``spec`` (Lith only) in batches of up to ``tables_per_batch`` tables; keep the
+    """Play ``spec`` (Lith only) in :func:`batches` of ``tables_per_batch`` tables; keep the
     decisions and hand records of the hands ``record`` asks for (see :func:`recorded_hands`).
     ``spec.histories`` must be off (records come from ``record``); ``spec.analytics`` is a
     per-table setting and is not read."""
@@ -76,34 +80,59 @@ def run_batched_tournament(
         raise ValueError(f"tables_per_batch: must be a positive integer, got {tables_per_batch!r}")
     sample = recorded_hands(spec, record)
     config = spec.config()
-    agents = [make_agent(name, "lith", config=config) for name in spec.agents]
-    for i, agent in enumerate(agents):
-        agent.reset(seed=_seed(spec.seed, 1000 + i))
-    n = spec.players
-    tables = spec.tables()
-    # Every game of the tournament: (block, rotation) -> seating and deal.
-    games = [(b, r) for b in range(spec.num_blocks()) for r in range(n)]
-    results = {
-        b: BlockResult(b, tables[b // spec.blocks_per_table()], {}, {}, {}, [])
-        for b in range(spec.num_blocks())
-    }
+    agents = [make_agent(name, "lith", config=config) for name in spec.builds()]
+    blocks: list[BlockResult] = []
     bar = None
     if progress:
         from rich.progress import Progress
 
         bar = Progress()
         bar.start()
-        job = bar.add_task("lith tournament (batched)", total=len(games))
+        job = bar.add_task("lith tournament (batched)", total=spec.num_blocks() * spec.players)
     try:
-        for start in range(0, len(games), tables_per_batch):
-            chunk = games[start : start + tables_per_batch]
-            _play_chunk(spec, config, agents, chunk, results, sample)
+        for first, stop in batches(spec, tables_per_batch):
+            blocks += play_batch(spec, first, stop, sample, agents)
             if bar:
-                bar.advance(job, len(chunk))
+                bar.advance(job, (stop - first) * spec.players)
     finally:
         if bar:
             bar.stop()
-    return summarize(spec, [results[b] for b in sorted(results)])
+    return summarize(spec, blocks)
+
+
+def batches(
+    spec: TournamentSpec, tables_per_batch: int = TABLES_PER_BATCH
+) -> list[tuple[int, int]]:
+    """The tournament's batches as ranges of whole blocks ``(first, stop)``: as many blocks
+    as fit in ``tables_per_batch`` tables (at least one)."""
+    per = max(1, tables_per_batch // spec.players)
+    total = spec.num_blocks()
+    return [(first, min(first + per, total)) for first in range(0, total, per)]
+
+
+def play_batch(
+    spec: TournamentSpec,
+    first: int,
+    stop: int,
+    sample: set[tuple[int, int]],
+    agents: list | None = None,
+) -> list[BlockResult]:
+    """Blocks ``first`` to ``stop`` (excluded) at once, recording the hands of ``sample``.
+    The agents (built from the specs when not given) are reseeded from the tournament's seed
+    and ``first``: a batch's results depend on nothing else, in any process."""
+    config = spec.config()
+    if agents is None:
+        agents = [make_agent(name, "lith", config=config) for name in spec.builds()]
+    for i, agent in enumerate(agents):
+        agent.reset(seed=_seed(spec.seed, 1000 + i, first))
+    tables = spec.tables()
+    results = {
+        b: BlockResult(b, tables[b // spec.blocks_per_table()], {}, {}, {}, [])
+        for b in range(first, stop)
+    }
+    games = [(b, r) for b in range(first, stop) for r in range(spec.players)]
+    _play_chunk(spec, config, agents, games, results, sample)
+    return [results[b] for b in range(first, stop)]
 
 
 def _deal_number(spec: TournamentSpec, block: int, rotation: int) -> int:

@@ -44,6 +44,7 @@ import numpy as np
 from agents.base import AGENTS, make_agent
 from agents.rules import GAMES, game_config, parse_rules
 from agents.stats import mean_interval, rate_games
+from distributed.cluster import ClusterError, parse_address
 from tablegame.engine import as_action_id
 
 __all__ = [
@@ -72,6 +73,9 @@ class TournamentSpec:
     histories: bool = False
     analytics: bool = True
     lineup: tuple[int, ...] | None = None  # one fixed table of agent indices, e.g. (0, 1, 1)
+    # The specs to build the agents from, when they differ from the labels in ``agents`` (on
+    # a Ray worker: the same agents loading that node's copies of their model files).
+    sources: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         # An agent's label is its spec as given (surrounding spaces dropped): results, records,
@@ -90,9 +94,15 @@ class TournamentSpec:
                 f"units: must be at least one block ({self.players}, one hand or game per "
                 f"rotation of the seating), got {self.units!r}"
             )
+        if self.sources is not None and len(self.sources) != len(labels):
+            raise ValueError(f"sources: one spec per agent ({len(labels)}), got {self.sources!r}")
 
     def config(self):
         return game_config(self.game, self.players, self.rules)
+
+    def builds(self) -> tuple[str, ...]:
+        """The specs the agents are built from: ``sources``, else the labels."""
+        return self.sources if self.sources is not None else self.agents
 
     def tables(self) -> list[tuple[int, ...]]:
         """Agent indices seated at each table, in seat order for rotation 0."""
@@ -149,7 +159,7 @@ def play_block(spec: TournamentSpec, index: int) -> BlockResult:
     tables = spec.tables()
     table = tables[index // spec.blocks_per_table()]
     config = spec.config()
-    agents = _agents(spec.agents, spec.game, config)
+    agents = _agents(spec.builds(), spec.game, config)
     _reset_agents(agents, spec.seed, index)
     play = _play_lith if spec.game == "lith" else _play_gendeneia
     result = BlockResult(index, table, {}, {}, {}, [])
@@ -720,9 +730,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--workers",
         type=int_at_least(1),
-        default=1,
         help="processes sharing the blocks, the same results for any number; the batched "
-        "tournament runs in one (default: %(default)s)",
+        "tournament runs in one; with --ray and no address, the local Ray's CPUs "
+        "(default: 1; with --ray, every core)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="play the blocks (or the batches, with --batched) as tasks on a Ray cluster: "
+        "auto (the cluster this machine joined), HOST:PORT of its head, ray://HOST:PORT, or no "
+        "address for a local Ray; the same results as one process (docs/scale.md) "
+        "(default: no Ray)",
+    )
+    parser.add_argument(
+        "--task-blocks",
+        type=int_at_least(1),
+        metavar="N",
+        help="with --ray, per-table: blocks in each task (default: 4 tasks a CPU, at least "
+        "200 blocks a task)",
     )
     parser.add_argument(
         "--plain",
@@ -818,9 +845,19 @@ def _spec_from_args(args: argparse.Namespace) -> TournamentSpec:
             raise ValueError(f"--batched: batched tournaments play Lith only, got {args.game}")
         if args.histories:
             raise ValueError("--histories: the batched tournament records with --record all|N")
-        if args.workers != 1:
+        if args.workers not in (None, 1) and args.ray is None:
             raise ValueError("--workers: the batched tournament runs in one process")
-    elif args.record is not None:
+    if args.ray is not None:
+        address = parse_address(args.ray)
+        if address is not None and args.workers is not None:
+            raise ValueError(
+                "--workers: a Ray cluster has its own CPUs; give it only with a local --ray"
+            )
+        if args.batched and args.task_blocks is not None:
+            raise ValueError("--task-blocks: a batched tournament's tasks are its batches")
+    elif args.task_blocks is not None:
+        raise ValueError("--task-blocks: only with --ray")
+    if not args.batched and args.record is not None:
         raise ValueError(
             "--record: only with --batched (the per-table tournament keeps every Lith decision, "
             "and every record with --histories)"
@@ -854,12 +891,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         spec = _spec_from_args(args)
         out = output_folder(args.out) if args.out else None
-        if args.batched:
+        if args.ray is not None:
+            from distributed.tournament import run_tournament_on_ray
+
+            result = run_tournament_on_ray(
+                spec,
+                address=parse_address(args.ray),
+                num_cpus=args.workers,
+                batched=args.batched,
+                record=args.record,
+                task_blocks=args.task_blocks,
+                progress=True,
+            )
+        elif args.batched:
             from agents.batched_tournament import run_batched_tournament
 
             result = run_batched_tournament(spec, record=args.record, progress=True)
         else:
-            result = run_tournament(spec, workers=args.workers, progress=True)
+            result = run_tournament(spec, workers=args.workers or 1, progress=True)
+    except ClusterError as error:
+        parser.error(f"--ray: {error}")
     except (ValueError, TypeError) as error:
         parser.error(str(error))
     print_result({k: v for k, v in result.items() if not k.startswith("_")})

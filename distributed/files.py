@@ -1,0 +1,82 @@
+"""Model files to the workers: no shared file system is assumed.
+
+An agent spec that loads a file or folder (``ppo:PATH``, ``solved:DIR``) is packed on this
+machine (a gzipped tar, put once in Ray's object store) and unpacked on a worker into a folder
+named by its content's hash, where later tasks on that node find it again. The worker builds
+the agent from the copy; the agent keeps its label (the spec as given) everywhere in results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import shutil
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from agents.base import split_spec
+
+__all__ = ["Shipment", "pack", "unpack"]
+
+
+def pack(path: Path) -> bytes:
+    """A file or a folder's files as a gzipped tar (``ValueError`` if there is none)."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"{str(path)!r}: no such file or folder to send to the workers")
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        tar.add(path, arcname=path.name, recursive=True)
+    return buffer.getvalue()
+
+
+def unpack(packed: bytes) -> Path:
+    """Unpack what :func:`pack` made, once per content on this node; the path of the copy."""
+    digest = hashlib.sha256(packed).hexdigest()[:20]
+    root = Path(tempfile.gettempdir()) / "decktet-ray" / digest
+    done = root / ".complete"
+    if not done.exists():
+        root.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f"{digest}-", dir=root.parent))
+        with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as tar:
+            tar.extractall(staging, filter="data")
+        (staging / ".complete").touch()
+        try:
+            staging.rename(root)
+        except OSError:  # another worker unpacked the same content first
+            shutil.rmtree(staging, ignore_errors=True)
+    (name,) = [p for p in root.iterdir() if p.name != ".complete"]
+    return root / name
+
+
+class Shipment:
+    """The agent specs of a job, with the files they load packed for the workers."""
+
+    def __init__(self, specs: tuple[str, ...], game: str) -> None:
+        """Pack the files ``specs`` load (on the driver, connected to Ray)."""
+        import ray
+
+        self.specs = specs
+        self.parts: list[tuple[str, Any, list[str]] | None] = []
+        for spec in specs:
+            name, path, parameters = split_spec(spec, game)
+            if path is None:
+                self.parts.append(None)
+            else:
+                self.parts.append((name, ray.put(pack(Path(path))), parameters))
+
+    def local_specs(self) -> tuple[str, ...]:
+        """On a worker: the specs rewritten to load this node's copies of the files."""
+        import ray
+
+        out = []
+        for spec, part in zip(self.specs, self.parts, strict=True):
+            if part is None:
+                out.append(spec)
+            else:
+                name, ref, parameters = part
+                copy = unpack(ray.get(ref))
+                out.append(":".join([name, str(copy), *parameters]))
+        return tuple(out)

@@ -1,0 +1,201 @@
+"""Tournaments on a real local Ray: identical to one process, whatever the task sizes, through
+a killed worker; clear errors for an unreachable cluster, mismatched versions and bad flags."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from agents import tournament
+from agents.batched_tournament import run_batched_tournament
+from agents.tournament import TournamentSpec, run_tournament
+from distributed import cluster
+from distributed.cluster import ClusterError, check_versions, parse_address
+from distributed.files import pack, unpack
+from distributed.tournament import blocks_per_task, run_tournament_on_ray
+
+
+def public(result: dict) -> dict:
+    return {k: v for k, v in result.items() if not k.startswith("_")}
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> Path:
+    """An untrained (so arbitrary) PPO model file: enough to show the file travels."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    import lith_env  # noqa: F401
+
+    path = tmp_path_factory.mktemp("model") / "model.zip"
+    env = gym.make("Lith-v0").unwrapped
+    MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=3).save(path)
+    return path
+
+
+def test_per_table_results_are_identical_to_one_process(ray_cluster, model):
+    spec = TournamentSpec(
+        game="lith",
+        agents=(f"ppo:{model}:deterministic=false", "bluffer", "random"),
+        players=2,
+        units=120,
+        seed=5,
+    )
+    local = run_tournament(spec)
+    for task_blocks in (7, 60):  # many small tasks, or one per pairing
+        on_ray = run_tournament_on_ray(spec, task_blocks=task_blocks)
+        assert public(on_ray) == public(local)
+        assert on_ray["_records"] == local["_records"]
+        assert on_ray["_decisions"] == local["_decisions"]
+
+
+def test_gendeneia_results_are_identical_to_one_process(ray_cluster):
+    spec = TournamentSpec(
+        game="gendeneia", agents=("greedy", "spoiler", "random"), players=3, units=6, seed=2
+    )
+    assert public(run_tournament_on_ray(spec, task_blocks=1)) == public(run_tournament(spec))
+
+
+def test_batched_results_and_records_are_identical_to_one_process(ray_cluster, model):
+    spec = TournamentSpec(
+        game="lith",
+        agents=(f"ppo:{model}:deterministic=false", "bluffer", "tag"),
+        players=2,
+        units=100,
+        seed=7,
+        analytics=False,
+    )
+    # 30 tables a batch: several batches, each reseeding the random agents from its first block
+    local = run_batched_tournament(spec, tables_per_batch=30, record=40)
+    on_ray = run_tournament_on_ray(spec, batched=True, tables_per_batch=30, record=40)
+    assert public(on_ray) == public(local)
+    assert on_ray["_records"] == local["_records"] and len(local["_records"]) == 40
+
+
+def _kill_first_task_worker(title: str, killed: list[int], stop: threading.Event) -> None:
+    """Kill (SIGKILL) the first process whose title is Ray's for a running ``title`` task."""
+    while not stop.is_set() and not killed:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if command.startswith(f"ray::{title}".encode()):
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed.append(int(entry.name))
+                return
+        time.sleep(0.01)
+
+
+def test_a_worker_killed_mid_tournament_changes_nothing(ray_cluster):
+    spec = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=3000, seed=11)
+    expected = public(run_tournament(spec))
+    killed: list[int] = []
+    stop = threading.Event()
+    killer = threading.Thread(target=_kill_first_task_worker, args=("_play_blocks", killed, stop))
+    killer.start()
+    try:
+        result = run_tournament_on_ray(spec, task_blocks=150)  # 10 tasks of about a second
+    finally:
+        stop.set()
+        killer.join()
+    assert killed, "no task worker was found to kill"
+    assert public(result) == expected
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again when the socket is
+
+
+def test_an_unreachable_cluster_is_a_clear_error_within_seconds():
+    port = _closed_port()
+    started = time.monotonic()
+    with pytest.raises(ClusterError, match=rf"127\.0\.0\.1:{port}.*nothing answers"):
+        cluster._probe(f"127.0.0.1:{port}")
+    assert time.monotonic() - started < 30
+
+
+def test_the_tournament_command_names_an_unreachable_cluster(capsys):
+    port = _closed_port()
+    argv = ["--agents", "tag,rock", "--hands", "20", "--ray", f"127.0.0.1:{port}"]
+    with pytest.raises(SystemExit) as stop:
+        tournament.main(argv)
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert f"--ray: ray address '127.0.0.1:{port}': nothing answers there" in error
+    assert "Traceback" not in error
+
+
+def test_a_node_with_other_library_versions_is_refused(ray_cluster):
+    check_versions()  # this machine's own versions: every node matches
+    expected = {**cluster.library_versions(), "numpy": "0.0.1"}
+    with pytest.raises(ClusterError, match=r"has numpy \S+, this machine 0\.0\.1"):
+        check_versions(expected)
+
+
+def test_usage_statistics_are_off_on_the_workers(ray_cluster):
+    @ray_cluster.remote(num_cpus=0)
+    def usage_stats() -> str | None:
+        return os.environ.get("RAY_USAGE_STATS_ENABLED")
+
+    assert os.environ["RAY_USAGE_STATS_ENABLED"] == "0"
+    assert ray_cluster.get(usage_stats.remote()) == "0"
+
+
+@pytest.mark.parametrize("text", ["", "nowhere", "host:0", "host:70000", "ray://host"])
+def test_bad_addresses_are_named(text):
+    with pytest.raises(ClusterError, match="ray address"):
+        parse_address(text)
+
+
+def test_addresses_that_are_understood():
+    assert parse_address(None) is None and parse_address("local") is None
+    assert parse_address("auto") == "auto"
+    assert parse_address("10.0.0.5:6379") == "10.0.0.5:6379"
+    assert parse_address("ray://head:10001") == "ray://head:10001"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--task-blocks", "5"], "--task-blocks: only with --ray"),
+        (["--ray", "auto", "--workers", "2"], "--workers: a Ray cluster has its own CPUs"),
+        (["--ray", "--batched", "--task-blocks", "5"], "--task-blocks: a batched tournament"),
+        (["--ray", "somewhere"], "--ray: ray address: local, auto, HOST:PORT"),
+        (["--ray", "--task-blocks", "0"], "--task-blocks: must be"),
+    ],
+)
+def test_bad_ray_flags_exit_2_naming_them(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        tournament.main(["--agents", "tag,rock", "--hands", "20", *argv])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_task_sizes_keep_the_overhead_small_and_the_load_even():
+    assert blocks_per_task(100, 2) == 200  # a small tournament: one task
+    assert blocks_per_task(100_000, 2) == 12_500  # four tasks a CPU
+    assert blocks_per_task(100_000, 200) == 200
+
+
+def test_model_files_travel_packed_and_unpack_once(tmp_path):
+    folder = tmp_path / "solved"
+    folder.mkdir()
+    (folder / "strategy.npz").write_bytes(b"\x00\x01strategy")
+    (folder / "solution.json").write_text("{}")
+    copy = unpack(pack(folder))
+    assert copy.name == "solved" and copy != folder
+    assert (copy / "strategy.npz").read_bytes() == b"\x00\x01strategy"
+    assert unpack(pack(folder)) == copy  # the same content: the same copy
+    with pytest.raises(ValueError, match="no such file or folder"):
+        pack(tmp_path / "missing.zip")
