@@ -18,7 +18,7 @@ from typing import Any
 
 from agents.base import split_spec
 
-__all__ = ["Shipment", "pack", "unpack"]
+__all__ = ["Shipment", "pack", "unpack", "unpack_into"]
 
 
 def pack(path: Path) -> bytes:
@@ -49,6 +49,22 @@ def unpack(packed: bytes) -> Path:
             shutil.rmtree(staging, ignore_errors=True)
     (name,) = [p for p in root.iterdir() if p.name != ".complete"]
     return root / name
+
+
+def unpack_into(packed: bytes, folder: Path) -> Path:
+    """Unpack what :func:`pack` made into ``folder``, replacing what was there under the same
+    name; the path of the unpacked file or folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as tar:
+        (name,) = {member.name.split("/")[0] for member in tar.getmembers()}
+        target = folder / name
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
+        tar.extractall(folder, filter="data")
+    return target
 
 
 class Shipment:

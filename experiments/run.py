@@ -116,14 +116,21 @@ def run_experiment(
     units: int | None = None,
     workers: int = 2,
     report_only: bool = False,
+    seed: int | None = None,
+    out: str | None = None,
 ) -> Path:
     """Train, play the tournaments and write ``report.md`` (with ``report_only``, the report
-    again from a finished run). ``timesteps`` and ``units`` override the file's."""
+    again from a finished run). ``timesteps``, ``units``, the training ``seed`` and the run
+    folder ``out`` override the file's."""
     path = Path(path)
     values = load_config(path)
     if timesteps is not None:
         _check_count("--timesteps", timesteps)
         values["timesteps"] = timesteps
+    if seed is not None:
+        values["seed"] = seed
+    if out is not None:
+        values["out"] = out
     _check_count("--workers", workers)
     config = TrainConfig(**values)
     config.validate()
@@ -375,6 +382,22 @@ def parser() -> argparse.ArgumentParser:
         "the same for any number (default: 2)",
     )
     p.add_argument(
+        "--seeds",
+        metavar="LIST",
+        help="train and evaluate once per training seed, e.g. 1-8 or 1,3,5, each in "
+        "OUT/seed-N, then summarize the spread in OUT/sweep.md (default: one run, the file's "
+        "seed)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="with --seeds: run the seeds in parallel as Ray tasks (a CPU each) on the cluster "
+        "at ADDRESS (auto, HOST:PORT, ray://HOST:PORT), or on a local Ray without one; the "
+        "same figures (docs/scale.md) (default: one seed after another here)",
+    )
+    p.add_argument(
         "--report-only",
         action="store_true",
         help="rebuild report.md from the finished run's tournament folders: no training, "
@@ -388,12 +411,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     try:
-        run = run_experiment(
-            Path(args.config), args.timesteps, args.units, args.workers, args.report_only
-        )
+        if args.seeds is None:
+            if args.ray is not None:
+                raise ValueError("--ray: only with --seeds (a sweep's seeds are its tasks)")
+            run = run_experiment(
+                Path(args.config), args.timesteps, args.units, args.workers, args.report_only
+            )
+            print((run / "report.md").read_text())
+            return 0
+        from distributed.cluster import ClusterError, parse_address
+        from experiments.sweep import parse_seeds, run_sweep
+
+        seeds = parse_seeds(args.seeds)
+        try:
+            address = parse_address(args.ray) if args.ray is not None else None
+            base = run_sweep(
+                Path(args.config),
+                seeds,
+                args.timesteps,
+                args.units,
+                args.workers,
+                args.report_only,
+                on_ray=args.ray is not None,
+                address=address,
+            )
+        except ClusterError as error:
+            raise ValueError(f"--ray: {error}") from None
     except ValueError as error:
         p.error(str(error))
-    print((run / "report.md").read_text())
+    print((base / "sweep.md").read_text())
     return 0
 
 

@@ -1,0 +1,113 @@
+"""Training seeds as Ray tasks: each worker trains and evaluates one seed and sends its run
+folder back.
+
+No shared file system is assumed: the experiment's TOML and the model files its agent specs
+load (``opponents``, ``[experiment] against``; paths relative to the current folder) travel
+with the task, the worker runs the experiment in a scratch folder laid out like this one,
+and the run folder comes back packed and is unpacked where a run on this machine would have
+written it. Training is seeded and single-threaded, so a seed's figures are the same here or
+on any node.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from distributed.cluster import connect
+from distributed.files import pack, unpack_into
+from distributed.tasks import map_tasks
+
+__all__ = ["config_files", "run_seeds_on_ray"]
+
+
+def config_files(path: Path) -> list[Path]:
+    """The files and folders the agent specs of an experiment's TOML load (relative paths;
+    ``ValueError`` naming an absolute one, which a worker could not lay out alike)."""
+    from agents.base import split_spec
+
+    values = tomllib.loads(Path(path).read_text())
+    game = values.get("game", "lith")
+    specs = list(values.get("opponents", [])) + list(
+        values.get("experiment", {}).get("against", [])
+    )
+    found = []
+    for spec in specs:
+        if spec == "self":
+            continue
+        _, loaded, _ = split_spec(spec, game)
+        if loaded is None:
+            continue
+        if Path(loaded).is_absolute():
+            raise ValueError(
+                f"{spec!r}: with --ray, model paths in the config must be relative to the "
+                "current folder (the workers lay them out alike)"
+            )
+        found.append(Path(loaded))
+    return found
+
+
+def run_seeds_on_ray(
+    path: Path,
+    runs: dict[int, Path],
+    address: str | None,
+    timesteps: int | None = None,
+    units: int | None = None,
+) -> None:
+    """Run the experiment at ``path`` once per seed of ``runs`` (seed -> run folder), each a
+    Ray task with one CPU on the cluster at ``address`` (None: a local Ray); the run folders
+    are written here."""
+    import ray
+
+    path = Path(path)
+    wanted = config_files(path)  # checked before connecting
+    connect(address)
+    files = {str(f): ray.put(pack(f)) for f in wanted}
+    name = str(path) if not path.is_absolute() else path.name
+    pieces = [
+        (name, path.read_text(), seed, str(_relative(run)), files, timesteps, units)
+        for seed, run in runs.items()
+    ]
+    folders = list(runs.values())
+
+    def arrived(i: int, packed: bytes) -> None:
+        unpack_into(packed, folders[i].parent)
+
+    map_tasks(_train_seed, pieces, num_cpus=1, description="seeds (ray)", on_result=arrived)
+
+
+def _relative(run: Path) -> Path:
+    return run if not run.is_absolute() else Path(*run.parts[1:])
+
+
+def _train_seed(
+    config_name: str,
+    config_text: str,
+    seed: int,
+    run: str,
+    files: dict[str, Any],
+    timesteps: int | None,
+    units: int | None,
+) -> bytes:
+    """A task: the experiment for one seed, in a scratch folder; its run folder, packed."""
+    import ray
+
+    from experiments.run import run_experiment
+
+    root = Path(tempfile.mkdtemp(prefix="decktet-seed-"))
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        Path(config_name).parent.mkdir(parents=True, exist_ok=True)
+        Path(config_name).write_text(config_text)
+        for relative, ref in files.items():
+            unpack_into(ray.get(ref), Path(relative).parent)
+        folder = run_experiment(Path(config_name), timesteps, units, workers=1, seed=seed, out=run)
+        return pack(folder)
+    finally:
+        os.chdir(previous)
+        shutil.rmtree(root, ignore_errors=True)
