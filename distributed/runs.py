@@ -11,16 +11,13 @@ on any node.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from distributed.cluster import connect
 from distributed.files import pack, unpack_into
-from distributed.tasks import map_tasks
+from distributed.tasks import in_scratch, map_tasks, relative_out
 
 __all__ = ["config_files", "run_seeds_on_ray"]
 
@@ -69,7 +66,7 @@ def run_seeds_on_ray(
     files = {str(f): ray.put(pack(f)) for f in wanted}
     name = str(path) if not path.is_absolute() else path.name
     pieces = [
-        (name, path.read_text(), seed, str(_relative(run)), files, timesteps, units)
+        (name, path.read_text(), seed, relative_out(run), files, timesteps, units)
         for seed, run in runs.items()
     ]
     folders = list(runs.values())
@@ -78,10 +75,6 @@ def run_seeds_on_ray(
         unpack_into(packed, folders[i].parent)
 
     map_tasks(_train_seed, pieces, num_cpus=1, description="seeds (ray)", on_result=arrived)
-
-
-def _relative(run: Path) -> Path:
-    return run if not run.is_absolute() else Path(*run.parts[1:])
 
 
 def _train_seed(
@@ -94,20 +87,20 @@ def _train_seed(
     units: int | None,
 ) -> bytes:
     """A task: the experiment for one seed, in a scratch folder; its run folder, packed."""
+    packed, _ = in_scratch(
+        run, _experiment, config_name, config_text, seed, run, files, timesteps, units
+    )
+    return packed
+
+
+def _experiment(config_name, config_text, seed, run, files, timesteps, units) -> None:
+    """In the scratch folder: lay out the config and its files, run the experiment."""
     import ray
 
     from experiments.run import run_experiment
 
-    root = Path(tempfile.mkdtemp(prefix="decktet-seed-"))
-    previous = os.getcwd()
-    os.chdir(root)
-    try:
-        Path(config_name).parent.mkdir(parents=True, exist_ok=True)
-        Path(config_name).write_text(config_text)
-        for relative, ref in files.items():
-            unpack_into(ray.get(ref), Path(relative).parent)
-        folder = run_experiment(Path(config_name), timesteps, units, workers=1, seed=seed, out=run)
-        return pack(folder)
-    finally:
-        os.chdir(previous)
-        shutil.rmtree(root, ignore_errors=True)
+    Path(config_name).parent.mkdir(parents=True, exist_ok=True)
+    Path(config_name).write_text(config_text)
+    for relative, ref in files.items():
+        unpack_into(ray.get(ref), Path(relative).parent)
+    run_experiment(Path(config_name), timesteps, units, workers=1, seed=seed, out=run)

@@ -8,10 +8,14 @@ back in order whatever order they finish in.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_RETRIES", "map_tasks"]
+__all__ = ["MAX_RETRIES", "in_scratch", "map_tasks", "relative_out"]
 
 MAX_RETRIES = 3  # a task whose worker dies (killed process, lost node) runs again, up to this
 
@@ -63,3 +67,26 @@ def map_tasks(
         if bar:
             bar.stop()
     return results
+
+
+def relative_out(out: str | Path) -> str:
+    """Where a task writes a run whose folder here is ``out``: the same path if relative
+    (so the files name it as a run here would), else the path below the root."""
+    out = Path(out)
+    return str(out if not out.is_absolute() else Path(*out.parts[1:]))
+
+
+def in_scratch(out: str, function: Callable[..., Any], *arguments: Any) -> tuple[bytes, Any]:
+    """On a worker: ``function(*arguments)`` run in a fresh scratch folder (the current
+    folder meanwhile), which is then removed; its folder ``out`` packed, and its result."""
+    from distributed.files import pack
+
+    root = Path(tempfile.mkdtemp(prefix="decktet-task-"))
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        result = function(*arguments)
+        return pack(Path(out)), result
+    finally:
+        os.chdir(previous)
+        shutil.rmtree(root, ignore_errors=True)

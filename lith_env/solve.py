@@ -29,6 +29,7 @@ import dataclasses
 import itertools
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -782,6 +783,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--check-every", type=_positive, default=50, help="iterations between measurements"
     )
+    parser.add_argument(
+        "--vary",
+        action="append",
+        metavar="KEY=VALUE",
+        help="solve once per --vary (repeatable), each the --rule set plus this rule, in "
+        "OUT/KEY=VALUE, and compare them in a table and OUT/solves.json, e.g. --vary "
+        "excuse=none --vary excuse=imposter",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="with --vary: solve the configurations at once as Ray tasks, a CPU each, on the "
+        "cluster at ADDRESS (auto, HOST:PORT, ray://HOST:PORT) or a local Ray without one "
+        "(docs/scale.md); default: one after another here",
+    )
     parser.add_argument("--out", required=True, help="output folder")
     args = parser.parse_args(argv)
 
@@ -789,28 +807,115 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.tournament import output_folder
 
     try:
-        config = game_config("lith", 2, {"rounds": 1, **parse_rules(args.rule, "lith")})
-        check_solvable(config)
-        out = output_folder(args.out)
+        base = {"rounds": 1, **parse_rules(args.rule, "lith")}
+        jobs = []
+        for text in args.vary or [None]:
+            rules = dict(base)
+            folder = Path(args.out)
+            if text is not None:
+                varied = parse_rules([text], "lith")
+                if set(varied) & set(parse_rules(args.rule, "lith")):
+                    raise ValueError(f"--vary {text}: that rule is also set by --rule")
+                rules.update(varied)
+                folder = folder / re.sub(r"[^A-Za-z0-9_.=,-]+", "_", text.strip())
+            config = game_config("lith", 2, rules)
+            check_solvable(config)
+            jobs.append((text, rules, str(folder)))
+        if args.vary and len({j[2] for j in jobs}) < len(jobs):
+            raise ValueError("--vary: a configuration is given twice")
+        if args.ray is not None and not args.vary:
+            raise ValueError("--ray: only with --vary (its configurations are the tasks)")
+        if args.ray is not None:
+            from distributed.cluster import ClusterError, parse_address
+
+            try:
+                address = parse_address(args.ray)
+            except ClusterError as error:
+                raise ValueError(f"--ray: {error}") from None
+        for _, _, folder in jobs:
+            output_folder(folder)
+        settings = (args.iterations, args.target, args.check_every)
+        if args.ray is not None:
+            from distributed.solves import solve_on_ray
+
+            try:
+                infos = solve_on_ray(
+                    [(rules, folder) for _, rules, folder in jobs], settings, address
+                )
+            except ClusterError as error:
+                raise ValueError(f"--ray: {error}") from None
+        else:
+            infos = [
+                solve_to_folder(rules, *settings, folder, progress=sys.stderr.isatty())
+                for _, rules, folder in jobs
+            ]
     except ValueError as error:
         parser.error(str(error))
-    game, profile, info = solve(
-        config, args.iterations, args.target, args.check_every, progress=sys.stderr.isatty()
-    )
+    if not args.vary:
+        (info,) = infos
+        if "exchanges" in info:
+            _print_exchanges(info["exchanges"])
+        out = jobs[0][2]
+        print(
+            f"{info['hands']:,} hands a player, {info['iterations']:,} iterations in "
+            f"{info['seconds']:.1f} s; first player's value {info['game_value']:+.4f} chips a hand"
+        )
+        print(f"saved to {out}/ (play it as solved:{out})")
+        print(f"exploitability: {info['exploitability']:.6f} chips/hand")
+        return 0
+    _print_solves(jobs, infos, Path(args.out))
+    return 0
+
+
+def solve_to_folder(
+    rules: dict[str, Any],
+    iterations: int,
+    target: float | None,
+    check_every: int,
+    out: str,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Solve the heads-up game of ``rules`` and save it in ``out`` (strategy, solution.json,
+    the curve's plot); what ``solution.json`` records of the run, with ``hands``."""
+    from agents.rules import game_config
+
+    config = game_config("lith", 2, rules)
+    game, profile, info = solve(config, iterations, target, check_every, progress=progress)
     if config.rounds > 1:
         from lith_env.solve_exchanges import discard_report
 
         info["exchanges"] = discard_report(game, profile)
-        _print_exchanges(info["exchanges"])
-    save_solution(out, game, profile, info)
-    _plot_curve(info["curve"], out / "exploitability.png")
-    print(
-        f"{game.num_hands:,} hands a player, {info['iterations']:,} iterations in "
-        f"{info['seconds']:.1f} s; first player's value {info['game_value']:+.4f} chips a hand"
-    )
-    print(f"saved to {out}/ (play it as solved:{out})")
-    print(f"exploitability: {info['exploitability']:.6f} chips/hand")
-    return 0
+    out_path = Path(out)
+    out_path.mkdir(parents=True, exist_ok=True)
+    save_solution(out_path, game, profile, info)
+    _plot_curve(info["curve"], out_path / "exploitability.png")
+    return {**info, "hands": game.num_hands}
+
+
+def _print_solves(jobs: list, infos: list[dict[str, Any]], out: Path) -> None:
+    """The table comparing the configurations of --vary, also saved as OUT/solves.json."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="solved configurations")
+    for column in ("vary", "hands", "iterations", "seconds", "first player", "exploitability"):
+        table.add_column(column, justify="left" if column == "vary" else "right")
+    rows = []
+    for (text, rules, folder), info in zip(jobs, infos, strict=True):
+        table.add_row(
+            text,
+            f"{info['hands']:,}",
+            f"{info['iterations']:,}",
+            f"{info['seconds']:.1f}",
+            f"{info['game_value']:+.4f}",
+            f"{info['exploitability']:.6f}",
+        )
+        rows.append({"vary": text, "rules": rules, "out": folder, **{
+            k: info[k] for k in ("hands", "iterations", "seconds", "game_value", "exploitability")
+        }})  # fmt: skip
+    Console().print(table)
+    (out / "solves.json").write_text(json.dumps(rows, indent=2))
+    print(f"saved to {out}/KEY=VALUE/ (play each as solved:DIR); the table in {out}/solves.json")
 
 
 if __name__ == "__main__":
