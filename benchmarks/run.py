@@ -5,6 +5,7 @@
     python -m benchmarks.run gendeneia [--seconds 1] [--env-repeat 5]
     python -m benchmarks.run batched [--seconds 1] [--env-repeat 5] [--ppo-steps 32768]
     python -m benchmarks.run solver [--solver-iterations 20] [--env-repeat 5]
+    python -m benchmarks.run ray [--ray-hands 6000] [--env-repeat 3]
 
 ``hands``: :func:`lith_env.hands.strength` on random hands (int32 and int64 input) against a bare
 numpy gather of the same size from a table of the same length (the practical limit) and against
@@ -21,6 +22,10 @@ throughput on the batched vector env against 8 single ``Lith-v0`` envs. Figures 
 ``solver``: information-set updates per second of the exact solver (``lith_env.solve``,
 discounted CFR on one-round heads-up Lith, the whole deck: 10 decisions x 13,244 hands) beside
 OpenSpiel's C++ CFR+ on Leduc poker (936 information sets).
+``ray``: a heads-up duplicate tournament (``tag`` against ``bluffer``) in one process, in
+``--workers 2`` processes, and on a local Ray with 1 and 2 CPUs (``--ray``, default task
+sizes); then the cost of a Ray task (blocks played one a task on one CPU, against the same
+blocks in one process) and what it adds at the default task size. Ray's start is not timed.
 """
 
 from __future__ import annotations
@@ -534,6 +539,75 @@ def print_solver(result: dict, console: Console) -> None:
     console.print(f"  lith_env.solve / OpenSpiel updates per second: {result['ratio']:.1f}x")
 
 
+def bench_ray(hands: int, repeat: int) -> dict:
+    """Tournament hands/s in one process, two processes and a local Ray of 1 and 2 CPUs, and
+    Ray's cost per task, timed in the same run (medians over ``repeat``)."""
+    import ray
+
+    from agents.tournament import TournamentSpec, run_tournament
+    from distributed.cluster import connect
+    from distributed.tournament import MIN_BLOCKS_PER_TASK, run_tournament_on_ray
+
+    spec = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=hands, seed=1)
+    small = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=400, seed=2)
+    timings = median_seconds(
+        {
+            "one process": lambda: run_tournament(spec),
+            "2 processes (--workers 2)": lambda: run_tournament(spec, workers=2),
+        },
+        repeat,
+    )
+    block_seconds = median_seconds({"small": lambda: run_tournament(small)}, repeat)["small"]
+    per_task = {}
+    for cpus in (1, 2):
+        connect(None, num_cpus=cpus)
+        name = f"Ray, {cpus} CPU{'s' if cpus > 1 else ''} (--ray)"
+        timings.update(median_seconds({name: lambda: run_tournament_on_ray(spec)}, repeat))
+        if cpus == 1:
+            one_a_task = median_seconds(
+                {"tasks": lambda: run_tournament_on_ray(small, task_blocks=1)}, repeat
+            )["tasks"]
+            blocks = small.num_blocks()
+            per_task = {
+                "seconds a block": block_seconds / blocks,
+                "seconds a task": (one_a_task - block_seconds) / blocks,
+            }
+        ray.shutdown()
+    per_task["overhead at the default task size"] = per_task["seconds a task"] / (
+        MIN_BLOCKS_PER_TASK * per_task["seconds a block"]
+    )
+    per_task["default blocks a task (at least)"] = MIN_BLOCKS_PER_TASK
+    base = timings["one process"]
+    return {
+        "hands": spec.num_blocks() * spec.players,
+        "runs": {
+            name: {"seconds": t, "hands/s": hands / t, "speed-up": base / t}
+            for name, t in timings.items()
+        },
+        "tasks": per_task,
+    }
+
+
+def print_ray(result: dict, console: Console) -> None:
+    table = Table(title=f"Duplicate tournament, {result['hands']:,} hands (medians)")
+    for column in ("run", "seconds", "hands/s", "against one process"):
+        table.add_column(column, justify="left" if column == "run" else "right")
+    for name, figures in result["runs"].items():
+        table.add_row(
+            name,
+            f"{figures['seconds']:.2f}",
+            f"{figures['hands/s']:,.0f}",
+            f"{figures['speed-up']:.2f}x",
+        )
+    console.print(table)
+    tasks = result["tasks"]
+    console.print(
+        f"  a block: {tasks['seconds a block'] * 1e3:.2f} ms; a Ray task adds "
+        f"{tasks['seconds a task'] * 1e3:.2f} ms; at {tasks['default blocks a task (at least)']} "
+        f"blocks a task that is {tasks['overhead at the default task size']:.1%}"
+    )
+
+
 def print_batched(result: dict, console: Console) -> None:
     for key in ("engine", "with observations"):
         table = Table(title=f"Heads-up limit, random legal actions: {key} (medians)")
@@ -593,7 +667,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "which",
-        choices=["hands", "envs", "gendeneia", "batched", "solver", "all"],
+        choices=["hands", "envs", "gendeneia", "batched", "solver", "ray", "all"],
         nargs="?",
         default="all",
         help="which benchmark",
@@ -631,6 +705,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=20,
         help="solver: iterations per timing, each solver",
     )
+    parser.add_argument(
+        "--ray-hands",
+        type=int_at_least(2),
+        default=6000,
+        help="ray: hands of the timed tournament (even: whole heads-up blocks)",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     console = Console()
@@ -652,6 +732,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("solver", "all"):
         results["solver"] = bench_solver(args.solver_iterations, args.env_repeat)
         print_solver(results["solver"], console)
+    if args.which in ("ray", "all"):
+        results["ray"] = bench_ray(args.ray_hands // 2 * 2, args.env_repeat)
+        print_ray(results["ray"], console)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -93,7 +93,8 @@ def _package_modules() -> list[Any]:
 
 def connect(address: str | None = None, num_cpus: int | None = None) -> None:
     """Connect this process to Ray (see the module's docstring for ``address``); a local Ray
-    gets ``num_cpus`` CPUs (default: all of this machine's). Already connected: nothing to do.
+    gets ``num_cpus`` CPUs (default: all of this machine's). Already connected: nothing to do
+    (``address`` None takes the connection as it is; another address is an error).
 
     ``ClusterError`` when the head does not answer within ``CONNECT_TIMEOUT`` seconds or a
     node's versions differ from this machine's (the error names the node and the library)."""
@@ -107,7 +108,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
     if address not in (None, "auto"):
         _probe(address)
     if ray.is_initialized():
-        if address != _connected:
+        if address is not None and address != _connected:
             raise ClusterError(
                 f"ray address {address!r}: this process is connected to {_connected!r} already"
             )
@@ -128,7 +129,13 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
     try:
         ray.init(address=address, **options)
     except ConnectionError as error:
-        raise ClusterError(f"ray address {address!r}: {error}") from None
+        hint = ""
+        if address not in (None, "auto") and os.environ.get("RAY_AUTH_MODE") != "token":
+            hint = (
+                " (a cluster started by `ray start` checks a token: set RAY_AUTH_MODE=token "
+                "and copy its ~/.ray/auth_token here; docs/scale.md)"
+            )
+        raise ClusterError(f"ray address {address!r}: {error}{hint}") from None
     try:
         check_versions()
     except ClusterError:
