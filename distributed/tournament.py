@@ -52,8 +52,7 @@ def run_tournament_on_ray(
     from agents.batched_tournament import TABLES_PER_BATCH, batches, recorded_hands
     from agents.tournament import _agents
 
-    spec.config()  # the rules and the agent specs are checked here, before any connection
-    _agents.cache_clear()
+    _agents.cache_clear()  # the rules and the agent specs are checked before connecting
     _agents(spec.agents, spec.game, spec.config())
     if batched and spec.game != "lith":
         raise ValueError(f"batched tournaments play Lith only, got game {spec.game!r}")
@@ -64,13 +63,15 @@ def run_tournament_on_ray(
             raise ValueError(f"{name}: must be a positive integer, got {value!r}")
     connect(address, num_cpus)
     shipment = Shipment(spec.agents, spec.game)
+    kind = "lith batched" if batched else f"{spec.game} tournament"
+    description = f"{kind} (ray)" if progress else None
     if batched:
         sample = recorded_hands(spec, record)
         pieces = [
             (spec, shipment, first, stop, {g for g in sample if first <= g[0] < stop})
             for first, stop in batches(spec, tables_per_batch or TABLES_PER_BATCH)
         ]
-        results = map_tasks(_play_batch, pieces, description=progress and "lith batched (ray)")
+        results = map_tasks(_play_batch, pieces, description=description)
     else:
         total = spec.num_blocks()
         cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -78,9 +79,7 @@ def run_tournament_on_ray(
         pieces = [
             (spec, shipment, first, min(first + size, total)) for first in range(0, total, size)
         ]
-        results = map_tasks(
-            _play_blocks, pieces, description=progress and f"{spec.game} tournament (ray)"
-        )
+        results = map_tasks(_play_blocks, pieces, description=description)
     blocks: list[BlockResult] = [block for piece in results for block in piece]
     return summarize(spec, sorted(blocks, key=lambda block: block.index))
 
