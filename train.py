@@ -82,7 +82,12 @@ class TrainConfig:
     ent_coef: float = 0.01
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     self_play_every: int = 20_000  # steps between snapshots added to the opponent pool
-    pool_size: int = 5  # newest snapshots kept in the pool
+    pool_size: int = 5  # newest snapshots kept in the pool (mixture = "uniform")
+    # How the other seats are drawn: "uniform" over the named opponents and the newest
+    # snapshots, or "nash": every snapshot joins a population with the named opponents, and
+    # each is drawn by its weight in the equilibrium of the population's payoff table (PSRO).
+    mixture: str = "uniform"
+    meta_units: int | None = None  # hands/games per payoff-table entry (None: 500 blocks)
     eval_every: int = 20_000  # steps between evaluations (0: none)
     eval_units: int | None = None  # hands/games per evaluation pairing (None: 200 blocks)
     checkpoint_every: int = 20_000  # steps between checkpoints (0: none)
@@ -126,6 +131,20 @@ class TrainConfig:
                 raise bad(name, f"must be 0 (never) or at least n_envs ({self.n_envs})")
         if "self" in self.opponents and self.self_play_every == 0:
             raise bad("self_play_every", "must be positive when the opponents include self")
+        if self.mixture not in ("uniform", "nash"):
+            raise bad("mixture", "must be uniform or nash")
+        if self.mixture == "nash" and "self" not in self.opponents:
+            raise bad("mixture", "nash needs 'self' among the opponents (snapshots join it)")
+        if self.meta_units is not None and (
+            not _is_int(self.meta_units) or self.meta_units < 1 or self.meta_units % self.players
+        ):
+            raise bad(
+                "meta_units",
+                f"must be a positive multiple of players ({self.players}): each duplicate "
+                "block plays one deal in every seating",
+            )
+        if self.meta_units is not None and self.mixture != "nash":
+            raise bad("meta_units", "is for mixture = nash only (the payoff table's entries)")
         if self.eval_units is not None and (
             not _is_int(self.eval_units) or self.eval_units < 1 or self.eval_units % self.players
         ):
@@ -284,7 +303,8 @@ def newest_snapshots(pool_dir: Path, count: int) -> list[Path]:
 
 class PoolOpponent:
     """At each episode, plays as one member drawn uniformly from the named agents plus, with
-    ``self`` among them, the newest snapshots of the learner saved in ``pool_dir``."""
+    ``self`` among them, the newest snapshots of the learner saved in ``pool_dir``; or, with
+    a ``mixture_file`` (PSRO), drawn by the weights of the members it lists."""
 
     needs_observation = True
 
@@ -296,12 +316,14 @@ class PoolOpponent:
         pool_size: int,
         seed: int,
         config=None,
+        mixture_file: Path | None = None,
     ):
         from agents import make_agent
 
         # Seeded at construction: batched envs draw a member per table and play it without a
         # reset, so an unseeded member (random, bluffer) would make the same seed give
         # different games. (Single envs reseed the member they draw at every reset.)
+        self.specs = list(specs)
         names = [s for s in specs if s != "self"]
         self.named = [
             make_agent(s, game, seed=seed * 1000 + i, config=config) for i, s in enumerate(names)
@@ -314,6 +336,8 @@ class PoolOpponent:
         self.current: Any = None
         self.members: list[Any] = []
         self.table_member = np.zeros(0, dtype=np.int64)
+        self.mixture_file = Path(mixture_file) if mixture_file is not None else None
+        self._mixture: tuple[int, list[Any], list[float]] | None = None  # (mtime, members, weights)
         self.reset()
 
     def snapshots(self) -> list[Path]:
@@ -323,12 +347,46 @@ class PoolOpponent:
         if seed is not None:
             self.rng = random.Random(seed)
         members = self._members()
-        choice = self._agent(members[self.rng.randrange(len(members))])
+        choice = self._agent(members[self._draw(members)])
         choice.reset(seed=self.rng.randrange(2**31))
         self.current = choice
 
+    def _draw(self, members: list[Any]) -> int:
+        """A member's index: uniform, or by the mixture's weights."""
+        weights = self._weights()
+        if weights is None or len(weights) != len(members):
+            return self.rng.randrange(len(members))
+        return self.rng.choices(range(len(members)), weights)[0]
+
+    def _read_mixture(self) -> tuple[list[Any], list[float]] | None:
+        """The mixture file's members (named agents, snapshot paths) and weights, read again
+        only when the file changes; None before the first is written."""
+        if self.mixture_file is None:
+            return None
+        try:
+            stamp = self.mixture_file.stat().st_mtime_ns
+        except FileNotFoundError:
+            return None
+        if self._mixture is None or self._mixture[0] != stamp:
+            found = json.loads(self.mixture_file.read_text())
+            names = [s for s in self.specs if s != "self"]
+            members = [
+                self.named[names.index(m)] if m in names else self.pool_dir / m
+                for m in found["members"]
+            ]
+            self._mixture = (stamp, members, list(found["weights"]))
+        return self._mixture[1], self._mixture[2]
+
+    def _weights(self) -> list[float] | None:
+        mixture = self._read_mixture()
+        return None if mixture is None else mixture[1]
+
     def _members(self) -> list[Any]:
-        """The named agents and the newest snapshots (paths, loaded when first drawn)."""
+        """The named agents and the newest snapshots (paths, loaded when first drawn); with a
+        mixture file, its members."""
+        mixture = self._read_mixture()
+        if mixture is not None and mixture[0]:
+            return list(mixture[0])
         members: list[Any] = list(self.named) + self.snapshots()
         if not members:  # self-play only and no snapshot yet: play randomly until there is one
             from agents import RandomAgent
@@ -343,7 +401,8 @@ class PoolOpponent:
         if member not in self.loaded:
             from agents.ppo import PPOAgent
 
-            self.loaded = {p: a for p, a in self.loaded.items() if p in self.snapshots()}
+            if self.mixture_file is None:  # the uniform pool forgets snapshots that left it
+                self.loaded = {p: a for p, a in self.loaded.items() if p in self.snapshots()}
             self.loaded[member] = PPOAgent(member, deterministic=False)
         return self.loaded[member]
 
@@ -362,7 +421,7 @@ class PoolOpponent:
             grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
             grown[: len(self.table_member)] = self.table_member
             self.table_member = grown
-        self.table_member[tables] = [self.rng.randrange(len(members)) for _ in tables]
+        self.table_member[tables] = [self._draw(members) for _ in tables]
 
     def act_batch(self, observations, action_masks, tables: np.ndarray) -> np.ndarray:
         from agents.base import act_batch
@@ -380,7 +439,13 @@ def pool_opponents(config: TrainConfig, pool_dir: Path, rules: Any, seed: int) -
     """One :class:`PoolOpponent` per other seat, seeded ``seed``, ``seed + 1``, ..."""
     return [
         PoolOpponent(
-            config.opponents, config.game, pool_dir, config.pool_size, seed=seed + k, config=rules
+            config.opponents,
+            config.game,
+            pool_dir,
+            config.pool_size,
+            seed=seed + k,
+            config=rules,
+            mixture_file=pool_dir / "mixture.json" if config.mixture == "nash" else None,
         )
         for k in range(config.players - 1)
     ]
@@ -447,6 +512,12 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
         def __init__(self) -> None:
             super().__init__()
             self.metrics = _read_metrics(run)
+            self.population = None
+
+        def _on_training_start(self) -> None:
+            if config.mixture == "nash":
+                self.population = _population(config, run, self.num_timesteps)
+                self.record_population(self.num_timesteps)
 
         def _on_step(self) -> bool:
             steps = self.num_timesteps
@@ -472,6 +543,27 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             self.metrics["pool"].append({"step": steps, "named": named, "snapshots": pool})
             if verbose:
                 say(f"step {steps:,}: snapshot {path} ({len(pool)} in the pool)")
+            if self.population is not None:
+                self.population.add(path.name, steps)
+                self.record_population(steps)
+
+        def record_population(self, steps: int) -> None:
+            """Save the population (its mixture is what the opponents read next), log it to
+            TensorBoard and the metrics, and plot it."""
+            population = self.population
+            population.save(run / "pool" / "population.json")
+            if population.members:
+                population.plot(run / "population.png")
+                self.logger.record("population/members", len(population.members))
+                self.logger.record("population/mixture_entropy", population.entropy())
+                self.logger.record("population/newest_weight", float(population.mixture[-1]))
+                self.metrics["population"] = population.history
+                weights = ", ".join(
+                    f"{m} {w:.2f}"
+                    for m, w in zip(population.members, population.mixture, strict=True)
+                    if w >= 0.005
+                )
+                say(f"step {steps:,}: population of {len(population.members)}, mixture {weights}")
 
         def evaluate(self, steps: int) -> None:
             # The tournament plays agents given by spec (ppo:PATH), so the policy goes to a
@@ -580,6 +672,24 @@ def evaluate(
     return out
 
 
+def _population(config: TrainConfig, run: Path, steps: int) -> Any:
+    """The run's population: saved by an earlier part of the run (resuming), or new, with the
+    named opponents as its first members (their payoff table played now)."""
+    from agents.population import Population
+
+    saved = run / "pool" / "population.json"
+    if saved.is_file():
+        return Population.load(saved)
+    population = Population(
+        config.game, config.players, config.rules, run / "pool", config.meta_units, config.seed
+    )
+    (run / "pool").mkdir(parents=True, exist_ok=True)
+    for name in config.opponents:
+        if name != "self":
+            population.add(name, steps)
+    return population
+
+
 def _read_metrics(run: Path) -> dict[str, list]:
     path = run / "metrics.json"
     if path.is_file():
@@ -667,6 +777,9 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
             *pool_dir.glob("snapshot_*.zip"),
             *run.glob("checkpoints/model_*.zip"),
             run / "metrics.json",
+            pool_dir / "population.json",
+            pool_dir / "mixture.json",
+            run / "population.png",
         ]:
             stale.unlink(missing_ok=True)
     if config.vec_env == "batched":
@@ -774,7 +887,12 @@ HELP = {
     "net_arch": "hidden layer widths of the policy and value networks, comma-separated",
     "self_play_every": "steps between snapshots added to the pool (with 'self' among the "
     "opponents; 0: none)",
-    "pool_size": "newest snapshots kept in the pool",
+    "pool_size": "newest snapshots kept in the pool (mixture uniform)",
+    "mixture": "how the other seats are drawn: uniform (over the named opponents and the "
+    "newest snapshots) or nash (PSRO: every snapshot joins a population with the named "
+    "opponents, drawn by the equilibrium of their payoff table; needs 'self')",
+    "meta_units": "mixture nash: hands (Lith) or games (Gendeneia) per payoff-table entry, a "
+    "multiple of players (default: 500 duplicate blocks)",
     "eval_every": "steps between evaluation tournaments (0: none)",
     "eval_units": "hands (Lith) or games (Gendeneia) per evaluation pairing, a multiple of "
     "players (a duplicate block plays one deal in every seating)",
@@ -828,6 +946,8 @@ def parser() -> argparse.ArgumentParser:
                 shown, extra = ",".join(map(str, default)), ""
             elif f.name == "eval_units":
                 shown, extra = f"{EVAL_BLOCKS} blocks, {EVAL_BLOCKS} x players", ""
+            elif f.name == "meta_units":
+                shown, extra = "500 blocks, 500 x players", ""
             else:
                 shown, extra = default, ""
             p.add_argument(

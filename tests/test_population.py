@@ -1,0 +1,164 @@
+"""Population training (train.py mixture = "nash", PSRO): the meta-game solvers, the
+population's payoff table, the opponents drawing by its mixture, and a tiny run."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import train
+from agents.metagame import meta_mixture, nash_zero_sum, projected_replicator_dynamics
+from agents.population import Population, member_spec
+
+RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
+
+
+def test_rock_paper_scissors_is_played_uniformly():
+    assert nash_zero_sum(RPS) == pytest.approx([1 / 3] * 3, abs=1e-9)
+    assert projected_replicator_dynamics(RPS) == pytest.approx([1 / 3] * 3, abs=1e-6)
+
+
+def test_a_dominant_member_takes_all_the_weight():
+    dominant = np.array([[0, 1, 2], [-1, 0, 1], [-2, -1, 0]])
+    assert nash_zero_sum(dominant) == pytest.approx([1, 0, 0], abs=1e-9)
+    prd = projected_replicator_dynamics(dominant, floor=1e-3)
+    assert prd[0] == pytest.approx(0.998) and prd[1:] == pytest.approx([1e-3, 1e-3])
+
+
+def test_a_biased_cycle_has_its_known_equilibrium():
+    # x = (0.2, 0.2, 0.6) makes every column pay 0: the game's value and unique equilibrium
+    biased = np.array([[0, 3, -1], [-3, 0, 1], [1, -1, 0]])
+    x = nash_zero_sum(biased)
+    assert x == pytest.approx([0.2, 0.2, 0.6], abs=1e-9)
+    assert biased.T @ x == pytest.approx([0, 0, 0], abs=1e-9)
+    assert projected_replicator_dynamics(biased) == pytest.approx(x, abs=0.03)
+
+
+def test_heads_up_uses_the_linear_program_and_more_seats_the_dynamics():
+    assert meta_mixture(RPS, 2) == pytest.approx(nash_zero_sum(RPS))
+    assert meta_mixture(RPS, 3) == pytest.approx(projected_replicator_dynamics(RPS))
+
+
+@pytest.mark.parametrize(
+    ("payoffs", "message"),
+    [
+        (np.zeros((2, 3)), "a square, non-empty table"),
+        (np.zeros((0, 0)), "a square, non-empty table"),
+        (np.array([[0, np.nan], [0, 0]]), "finite"),
+    ],
+)
+def test_bad_payoff_tables_are_named(payoffs, message):
+    with pytest.raises(ValueError, match=f"payoffs: .*{message}"):
+        nash_zero_sum(payoffs)
+
+
+def test_heads_up_population_payoffs_are_the_tournament_and_antisymmetric(tmp_path):
+    population = Population("lith", 2, {}, tmp_path, units=200, seed=3)
+    for member in ("tag", "caller", "random"):
+        population.add(member)
+    table = population.payoffs
+    assert table == pytest.approx(-table.T) and np.diag(table).tolist() == [0, 0, 0]
+    assert table[0, 2] > 1 and table[1, 2] > 0  # random loses to both
+    assert population.mixture.sum() == pytest.approx(1) and population.mixture[2] == 0
+    assert [h["members"] for h in population.history] == [
+        ["tag"],
+        ["tag", "caller"],
+        ["tag", "caller", "random"],
+    ]
+    with pytest.raises(ValueError, match="'tag' is a member already"):
+        population.add("tag")
+
+
+def test_a_population_saves_and_loads_and_a_corrupt_file_is_named(tmp_path):
+    population = Population("gendeneia", 3, {}, tmp_path, units=6, seed=1)
+    population.add("greedy")
+    population.add("random")
+    assert population.payoffs[0, 0] == pytest.approx(1 / 3)  # each its own fair share
+    population.save(tmp_path / "population.json")
+    again = Population.load(tmp_path / "population.json")
+    assert again.members == ["greedy", "random"]
+    assert again.payoffs == pytest.approx(population.payoffs)
+    mixture = json.loads((tmp_path / "mixture.json").read_text())
+    assert mixture["weights"] == pytest.approx(population.mixture.tolist())
+    (tmp_path / "population.json").write_text("{not json")
+    with pytest.raises(ValueError, match="population: cannot read"):
+        Population.load(tmp_path / "population.json")
+
+
+def test_snapshots_play_their_sampling_policy(tmp_path):
+    assert member_spec("snapshot_512.zip", tmp_path) == (
+        f"ppo:{tmp_path / 'snapshot_512.zip'}:deterministic=false"
+    )
+    assert member_spec("tag", tmp_path) == "tag"
+
+
+def test_opponents_draw_members_by_the_mixture(tmp_path):
+    (tmp_path / "mixture.json").write_text(
+        json.dumps({"members": ["tag", "rock"], "weights": [0.0, 1.0]})
+    )
+    opponent = train.PoolOpponent(
+        ["tag", "rock", "self"], "lith", tmp_path, 5, seed=1, mixture_file=tmp_path / "mixture.json"
+    )
+    for seed in range(20):
+        opponent.reset(seed=seed)
+        assert opponent.current is opponent.named[1]  # rock, every time
+    opponent.reset_tables(np.arange(50))
+    assert set(opponent.table_member.tolist()) == {1}
+    # a new mixture is read at the next draw
+    (tmp_path / "mixture.json").write_text(
+        json.dumps({"members": ["tag", "rock"], "weights": [0.7, 0.3]})
+    )
+    import os
+
+    os.utime(tmp_path / "mixture.json", ns=(1, 10**18))  # a new stamp, whatever the clock
+    opponent.rng = random.Random(0)
+    opponent.reset_tables(np.arange(2000))
+    assert np.mean(opponent.table_member == 0) == pytest.approx(0.7, abs=0.04)
+
+
+TINY = [
+    "--opponents", "tag,bluffer,self", "--mixture", "nash", "--meta-units", "40",
+    "--timesteps", "1024", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
+    "--n-epochs", "1", "--eval-every", "0", "--checkpoint-every", "512",
+    "--self-play-every", "512", "--net-arch", "16", "--no-progress-bar",
+]  # fmt: skip
+
+
+def test_a_tiny_population_run_grows_its_population_and_resumes(tmp_path):
+    out = tmp_path / "run"
+    assert train.main([*TINY, "--out", str(out)]) == 0
+    saved = json.loads((out / "pool" / "population.json").read_text())
+    assert saved["members"] == ["tag", "bluffer", "snapshot_512.zip", "snapshot_1024.zip"]
+    assert len(saved["payoffs"]) == 4 and sum(saved["mixture"]) == pytest.approx(1)
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert [h["step"] for h in metrics["population"]] == [0, 0, 512, 1024]
+    assert (out / "population.png").is_file()
+    config = json.loads((out / "config.json").read_text())
+    assert config["mixture"] == "nash" and config["meta_units"] == 40
+    # the same seed, the same population; resuming keeps it and adds to it
+    again = tmp_path / "again"
+    assert train.main([*TINY, "--out", str(again)]) == 0
+    twin = json.loads((again / "pool" / "population.json").read_text())
+    assert twin["payoffs"] == saved["payoffs"]
+    assert train.main(["--resume", str(out), "--timesteps", "1536", "--no-progress-bar"]) == 0
+    resumed = json.loads((out / "pool" / "population.json").read_text())
+    assert resumed["members"][-1] == "snapshot_1536.zip" and len(resumed["members"]) == 5
+    assert resumed["payoffs"][3][:4] == saved["payoffs"][3]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--mixture", "best"], "mixture: must be uniform or nash"),
+        (["--mixture", "nash", "--opponents", "tag"], "mixture: nash needs 'self'"),
+        (["--mixture", "nash", "--opponents", "tag,self", "--meta-units", "3"], "meta_units: must"),
+        (["--meta-units", "40"], "meta_units: is for mixture = nash only"),
+    ],
+)
+def test_bad_population_options_are_named(argv, message, tmp_path, capsys):
+    assert train.main([*argv, "--out", str(tmp_path / "never")]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()
