@@ -41,6 +41,8 @@ from train import (
 __all__ = ["main", "run_experiment"]
 
 DEFAULT_BLOCKS = 1000  # duplicate blocks per pairing when [experiment] sets no units
+# The bot's policy an exploiter targets, and the run's folder for it.
+EXPLOITER_FOLDERS = {"argmax": "exploiter", "sampling": "exploiter-sampling"}
 
 
 def _check_count(name: str, value: Any, multiple_of: int = 1) -> None:
@@ -62,7 +64,15 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
         raise ValueError(f"experiment: must be a table ([experiment]) in {path}")
     unknown = sorted(
         set(table)
-        - {"against", "units", "seed", "record", "exploiter_timesteps", "exploiter_units"}
+        - {
+            "against",
+            "units",
+            "seed",
+            "record",
+            "exploiter_timesteps",
+            "exploiter_units",
+            "exploiter_policies",
+        }
     )
     if unknown:
         raise ValueError(f"experiment: unknown key(s) {', '.join(unknown)} in {path}")
@@ -101,6 +111,22 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             raise ValueError("experiment.exploiter_units: set exploiter_timesteps too")
         _check_count("experiment.exploiter_units", table["exploiter_units"], config.players)
         exploiter["units"] = table["exploiter_units"]
+    if "exploiter_policies" in table:
+        policies = table["exploiter_policies"]
+        if not exploiter:
+            raise ValueError("experiment.exploiter_policies: set exploiter_timesteps too")
+        if (
+            not isinstance(policies, list)
+            or not policies
+            or not set(policies) <= set(EXPLOITER_FOLDERS)
+            or len(set(policies)) < len(policies)
+        ):
+            raise ValueError(
+                "experiment.exploiter_policies: a list of argmax and/or sampling (the bot's "
+                f"most likely action, or its sampling policy), got {policies!r}"
+            )
+    if exploiter:
+        exploiter["policies"] = table.get("exploiter_policies", ["argmax"])
     return {
         "against": against,
         "units": units,
@@ -187,47 +213,52 @@ def run_experiment(
 
 def _exploit(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> None:
     """The experiment's last step: an exploiter trained against the bot in every other seat
-    (``agents.exploiter``), its gain in ``RUN/exploiter/exploiter.json``."""
+    (``agents.exploiter``), for each policy asked (its most likely action, its sampling
+    policy); its gain in ``RUN/exploiter/exploiter.json`` (``exploiter-sampling/``)."""
     from agents.exploiter import ExploiterSpec, train_exploiter
 
     options = experiment["exploiter"]
-    spec = ExploiterSpec(
-        game=config.game,
-        players=config.players,
-        target=f"ppo:{run / 'model.zip'}",
-        out=str(run / "exploiter"),
-        timesteps=options["timesteps"],
-        rules=config.rules,
-        seed=config.seed,
-        eval_every=max(options["timesteps"] // 7, 1),
-        final_units=options.get("units"),
-    )
-    print(f"Exploiter: {spec.timesteps:,} steps against {spec.target}")
-    train_exploiter(spec)
+    for policy in options["policies"]:
+        suffix = "" if policy == "argmax" else ":deterministic=false"
+        spec = ExploiterSpec(
+            game=config.game,
+            players=config.players,
+            target=f"ppo:{run / 'model.zip'}{suffix}",
+            out=str(run / EXPLOITER_FOLDERS[policy]),
+            timesteps=options["timesteps"],
+            rules=config.rules,
+            seed=config.seed,
+            eval_every=max(options["timesteps"] // 7, 1),
+            final_units=options.get("units"),
+        )
+        print(f"Exploiter: {spec.timesteps:,} steps against {spec.target}")
+        train_exploiter(spec)
 
 
 def _exploit_lines(run: Path) -> list[str]:
-    """The report's section on the exploiter, if the experiment ran one."""
-    path = run / "exploiter" / "exploiter.json"
-    if not path.is_file():
-        return []
-    found = json.loads(path.read_text())
-    gain = found["gain"]
-    unit = "hands" if found["spec"]["game"] == "lith" else "games"
-    digits = "+.1f" if unit == "hands" else "+.3f"
-    per = "chips/100 hands" if unit == "hands" else "win share"
-    return [
-        "## Approximate exploitability",
-        "",
-        f"An exploiter (`agents.exploiter`, MaskablePPO) trained for {found['steps']:,} steps "
-        f"against the bot (its most likely action) in {found['train_seconds'] / 60:.1f} min "
-        f"wins **{gain['mean']:{digits}}** {per} [{gain['low']:{digits}}, "
-        f"{gain['high']:{digits}}] over {gain['units']:,} duplicate {unit}: "
-        f"{found['measures']}.",
-        "",
-        "![exploiter gain](exploiter/gain.png)",
-        "",
-    ]
+    """The report's section on the exploiters, if the experiment ran any."""
+    lines: list[str] = []
+    for policy, folder in EXPLOITER_FOLDERS.items():
+        path = run / folder / "exploiter.json"
+        if not path.is_file():
+            continue
+        found = json.loads(path.read_text())
+        gain = found["gain"]
+        unit = "hands" if found["spec"]["game"] == "lith" else "games"
+        digits = "+.1f" if unit == "hands" else "+.3f"
+        per = "chips/100 hands" if unit == "hands" else "win share"
+        what = "its most likely action" if policy == "argmax" else "its sampling policy"
+        lines += [
+            f"An exploiter (`agents.exploiter`, MaskablePPO) trained for {found['steps']:,} "
+            f"steps against the bot ({what}) in {found['train_seconds'] / 60:.1f} min "
+            f"wins **{gain['mean']:{digits}}** {per} [{gain['low']:{digits}}, "
+            f"{gain['high']:{digits}}] over {gain['units']:,} duplicate {unit}: "
+            f"{found['measures']}.",
+            "",
+            f"![exploiter gain]({folder}/gain.png)",
+            "",
+        ]
+    return ["## Approximate exploitability", "", *lines] if lines else []
 
 
 def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:

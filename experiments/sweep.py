@@ -40,10 +40,11 @@ def seed_figures(run: Path) -> dict[str, Any]:
         figure = mine["chips_per_100"] if result["game"] == "lith" else mine["win_rate"]
         figures["against"][opponent] = {k: figure[k] for k in ("mean", "low", "high")}
         figures["game"] = result["game"]
-    exploiter = run / "exploiter" / "exploiter.json"
-    if exploiter.is_file():
-        gain = json.loads(exploiter.read_text())["gain"]
-        figures["exploiter"] = {k: gain[k] for k in ("mean", "low", "high")}
+    for name in ("exploiter", "exploiter-sampling"):
+        exploiter = run / name / "exploiter.json"
+        if exploiter.is_file():
+            gain = json.loads(exploiter.read_text())["gain"]
+            figures[name] = {k: gain[k] for k in ("mean", "low", "high")}
     return figures
 
 
@@ -54,9 +55,9 @@ def summarize_sweep(per_seed: dict[int, dict[str, Any]]) -> dict[str, Any]:
     seeds = sorted(per_seed)
     opponents = list(per_seed[seeds[0]]["against"])
     rows: dict[str, Any] = {}
-    for name in [*opponents, "exploiter"]:
-        if name == "exploiter":
-            values = [per_seed[s].get("exploiter", {}).get("mean") for s in seeds]
+    for name in [*opponents, "exploiter", "exploiter-sampling"]:
+        if name.startswith("exploiter"):
+            values = [per_seed[s].get(name, {}).get("mean") for s in seeds]
             if any(v is None for v in values):
                 continue
         else:
@@ -141,8 +142,9 @@ def sweep_report(summary: dict[str, Any], path: Path) -> str:
         f"# Seed sweep of {path.stem}",
         "",
         f"`python -m experiments.run {path} --seeds {','.join(map(str, seeds))}`: "
-        f"{len(seeds)} training seeds, each evaluated alike ({unit}; the exploiter row: its "
-        "gain against the bot). Across seeds: the mean with a Student-t 95% interval over the "
+        f"{len(seeds)} training seeds, each evaluated alike ({unit}; the exploiter rows: an "
+        "exploiter's gain against the bot's most likely action, and against its sampling "
+        "policy). Across seeds: the mean with a Student-t 95% interval over the "
         "seeds, and the standard deviation.",
         "",
         "| against | " + " | ".join(f"seed {s}" for s in seeds) + " | mean | 95% interval | sd |",

@@ -486,6 +486,9 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", "exploiter_timesteps = 0", "experiment.exploiter_timesteps: must be a positive"),
         ("", "exploiter_units = 20", "experiment.exploiter_units: set exploiter_timesteps too"),
         ("", "exploiter_timesteps = 9\nexploiter_units = 3", "exploiter_units: must be a"),
+        ("", 'exploiter_policies = ["argmax"]', "exploiter_policies: set exploiter_timesteps"),
+        ("", 'exploiter_timesteps = 9\nexploiter_policies = ["best"]', "argmax and/or sampling"),
+        ("", "exploiter_timesteps = 9\nexploiter_policies = []", "argmax and/or sampling"),
     ],
 )
 def test_bad_experiment_files_fail_before_training(tmp_path, extra, experiment, message, capsys):
@@ -506,6 +509,22 @@ def test_a_tiny_experiment_reports_the_steps_it_trained(tmp_path, capsys):
     assert experiments_run.main([str(path), "--report-only"]) == 0
     rebuilt = (tmp_path / "run" / "report.md").read_text()
     assert "trained 128 steps (timesteps 100," in rebuilt  # the run's, not the file's 128
+
+
+def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
+    experiment = (
+        'against = ["caller"]\nunits = 2\nexploiter_timesteps = 256\nexploiter_units = 20\n'
+        'exploiter_policies = ["argmax", "sampling"]'
+    )
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", experiment=experiment)
+    assert experiments_run.main([str(path), "--workers", "1"]) == 0
+    argmax = json.loads((tmp_path / "run" / "exploiter" / "exploiter.json").read_text())
+    sampling = json.loads((tmp_path / "run" / "exploiter-sampling" / "exploiter.json").read_text())
+    assert argmax["spec"]["target"] == f"ppo:{tmp_path / 'run' / 'model.zip'}"
+    assert sampling["spec"]["target"] == f"ppo:{tmp_path / 'run' / 'model.zip'}:deterministic=false"
+    report = (tmp_path / "run" / "report.md").read_text()
+    assert "(its most likely action)" in report and "(its sampling policy)" in report
+    assert "exploiter-sampling/gain.png" in report
 
 
 def test_an_experiment_can_end_with_an_exploiter(tmp_path):
