@@ -6,6 +6,7 @@
     python -m benchmarks.run batched [--seconds 1] [--env-repeat 5] [--ppo-steps 32768]
     python -m benchmarks.run solver [--solver-iterations 20] [--env-repeat 5]
     python -m benchmarks.run ray [--ray-hands 6000] [--env-repeat 3]
+    python -m benchmarks.run population [--population-steps 200000]
 
 ``hands``: :func:`lith_env.hands.strength` on random hands (int32 and int64 input) against a bare
 numpy gather of the same size from a table of the same length (the practical limit) and against
@@ -26,6 +27,12 @@ OpenSpiel's C++ CFR+ on Leduc poker (936 information sets).
 ``--workers 2`` processes, and on a local Ray with 1 and 2 CPUs (``--ray``, default task
 sizes); then the cost of a Ray task (blocks played one a task on one CPU, against the same
 blocks in one process) and what it adds at the default task size. Ray's start is not timed.
+``population``: ``train.py``'s learner steps per second with the plain self-play pool
+(``mixture = "uniform"``) and with population training (``mixture = "nash"``), the same
+heads-up run otherwise (64 batched tables, ``tag, bluffer, rock, caller, self``, a snapshot
+every tenth of the run); then where the time goes in each, from a profiled run of the same
+length: the engine and observations, the opponents' inference, the learner's network acting,
+its updates, and the population's payoff tournaments.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import platform
 import statistics
 import time
@@ -608,6 +616,95 @@ def print_ray(result: dict, console: Console) -> None:
     )
 
 
+# Where a training run's time goes: the function whose cumulative time is each part.
+TRAINING_PARTS = {
+    "engine and observations": ("lith_env/vector.py", "step"),
+    "opponents' inference": ("train.py", "act_batch"),
+    "learner's network, acting": ("maskable/policies.py", "forward"),
+    "learner's update (PPO epochs)": ("ppo_mask/ppo_mask.py", "train"),
+    "population: payoff tournaments and mixture": ("agents/population.py", "add"),
+    "population: its plot (population.png)": ("agents/population.py", "plot"),
+}
+
+
+def bench_population(steps: int) -> dict:
+    """Learner steps/s of plain self-play and of population training, and the share of each
+    part of the run's time (from a profiled run of the same length)."""
+    import cProfile
+    import pstats
+    import tempfile
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from train import TrainConfig, train
+
+    def config(mixture: str, out: str) -> TrainConfig:
+        return TrainConfig(
+            opponents=["tag", "bluffer", "rock", "caller", "self"],
+            mixture=mixture,
+            timesteps=steps,
+            out=out,
+            vec_env="batched",
+            n_envs=64,
+            n_steps=64,
+            batch_size=512,
+            self_play_every=max(steps // 10 // 64 * 64, 64),
+            eval_every=0,
+            checkpoint_every=0,
+            progress_bar=False,
+        )
+
+    out: dict = {"steps": steps, "runs": {}, "parts": {}}
+    with open(os.devnull, "w") as sink, tempfile.TemporaryDirectory(prefix="bench-") as scratch:
+        quiet = Console(file=sink)
+        for mixture, name in (("uniform", "self-play pool"), ("nash", "population (PSRO)")):
+            run = str(Path(scratch) / mixture)
+            start = time.perf_counter()
+            train(config(mixture, run), console=quiet)
+            seconds = time.perf_counter() - start
+            out["runs"][name] = {"seconds": seconds, "steps/s": steps / seconds}
+            profiler = cProfile.Profile()
+            profiler.enable()
+            train(config(mixture, run), console=quiet)
+            profiler.disable()
+            stats = pstats.Stats(profiler).stats
+
+            def cumulative(file: str, function: str, stats=stats) -> float:
+                return sum(
+                    entry[3]
+                    for (path, _, name_), entry in stats.items()
+                    if name_ == function and path.endswith(file)
+                )
+
+            whole = cumulative("train.py", "train")
+            parts = {part: cumulative(*where) / whole for part, where in TRAINING_PARTS.items()}
+            # the env's step holds the opponents' inference: the engine's own share is the rest
+            parts["engine and observations"] -= parts["opponents' inference"]
+            parts["the rest (callbacks, snapshots, set-up)"] = 1 - sum(parts.values())
+            out["parts"][name] = parts
+    base = out["runs"]["self-play pool"]["steps/s"]
+    out["ratio"] = out["runs"]["population (PSRO)"]["steps/s"] / base
+    return out
+
+
+def print_population(result: dict, console: Console) -> None:
+    table = Table(title=f"Learner steps/s, {result['steps']:,} steps, heads-up Lith")
+    for column in ("training", "seconds", "steps/s"):
+        table.add_column(column, justify="left" if column == "training" else "right")
+    for name, figures in result["runs"].items():
+        table.add_row(name, f"{figures['seconds']:.1f}", f"{figures['steps/s']:,.0f}")
+    console.print(table)
+    console.print(f"  population / self-play pool steps per second: {result['ratio']:.2f}x")
+    parts = Table(title="Where the time goes (share of train(), profiled run)")
+    parts.add_column("part")
+    for name in result["parts"]:
+        parts.add_column(name, justify="right")
+    for part in next(iter(result["parts"].values())):
+        parts.add_row(part, *(f"{result['parts'][name][part]:.0%}" for name in result["parts"]))
+    console.print(parts)
+
+
 def print_batched(result: dict, console: Console) -> None:
     for key in ("engine", "with observations"):
         table = Table(title=f"Heads-up limit, random legal actions: {key} (medians)")
@@ -667,7 +764,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "which",
-        choices=["hands", "envs", "gendeneia", "batched", "solver", "ray", "all"],
+        choices=["hands", "envs", "gendeneia", "batched", "solver", "ray", "population", "all"],
         nargs="?",
         default="all",
         help="which benchmark",
@@ -711,6 +808,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=6000,
         help="ray: hands of the timed tournament (even: whole heads-up blocks)",
     )
+    parser.add_argument(
+        "--population-steps",
+        type=int_at_least(640),
+        default=200_000,
+        help="population: learner steps of each timed training run",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     console = Console()
@@ -732,6 +835,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("solver", "all"):
         results["solver"] = bench_solver(args.solver_iterations, args.env_repeat)
         print_solver(results["solver"], console)
+    if args.which in ("population", "all"):
+        results["population"] = bench_population(args.population_steps)
+        print_population(results["population"], console)
     if args.which in ("ray", "all"):
         results["ray"] = bench_ray(args.ray_hands // 2 * 2, args.env_repeat)
         print_ray(results["ray"], console)
