@@ -72,6 +72,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             "exploiter_timesteps",
             "exploiter_units",
             "exploiter_policies",
+            "exact_exploitability",
         }
     )
     if unknown:
@@ -127,12 +128,28 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             )
     if exploiter:
         exploiter["policies"] = table.get("exploiter_policies", ["argmax"])
+    exact = table.get("exact_exploitability", False)
+    if not isinstance(exact, bool):
+        raise ValueError(f"experiment.exact_exploitability: true or false, got {exact!r}")
+    if exact:
+        from lith_env.solve import check_one_round
+
+        try:
+            if config.game != "lith":
+                raise ValueError("the exact solver plays Lith")
+            check_one_round(config.game_config())
+        except ValueError as error:
+            raise ValueError(
+                f"experiment.exact_exploitability: only for the one-round heads-up limit "
+                f"game (rules rounds = 1): {error}"
+            ) from None
     return {
         "against": against,
         "units": units,
         "seed": seed,
         "record": record,
         "exploiter": exploiter,
+        "exact": exact,
     }
 
 
@@ -203,6 +220,8 @@ def run_experiment(
         sections.append((opponent, folder, json.loads((folder / "results.json").read_text())))
     if experiment["exploiter"]:
         _exploit(config, run, experiment)
+    if experiment["exact"]:
+        _exact_curve(config, run)
     analytics = None
     if config.game == "lith":
         analytics = _analyze(run, sections)
@@ -233,6 +252,67 @@ def _exploit(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> None
         )
         print(f"Exploiter: {spec.timesteps:,} steps against {spec.target}")
         train_exploiter(spec)
+
+
+def _exact_curve(config: TrainConfig, run: Path) -> None:
+    """The exact exploitability (``agents.exploitability``) of every checkpoint and of the
+    final model, sampling policy and most likely action, against the steps trained: in
+    ``RUN/exact_exploitability.json`` and ``.png``."""
+    from agents.base import make_agent
+    from agents.exploitability import exploitability
+    from lith_env.solve import OneRoundGame
+
+    game = OneRoundGame(config.game_config())
+    models = sorted([*run.glob("checkpoints/model_*_steps.zip"), run / "model.zip"], key=steps_of)
+    curve = []
+    for path in models:
+        entry: dict[str, Any] = {"step": steps_of(path), "model": str(path)}
+        for policy, suffix in (("sampling", ":deterministic=false"), ("argmax", "")):
+            agent = make_agent(f"ppo:{path}{suffix}", "lith", config=config.game_config())
+            figures, _ = exploitability(agent, game, name=str(path))
+            entry[policy] = figures["exploitability"]
+        curve.append(entry)
+        print(
+            f"exact exploitability at {entry['step']:,} steps: sampling {entry['sampling']:.4f}, "
+            f"argmax {entry['argmax']:.4f} chips a hand"
+        )
+    (run / "exact_exploitability.json").write_text(json.dumps(curve, indent=2))
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    steps = [e["step"] for e in curve]
+    for policy in ("sampling", "argmax"):
+        axes.plot(steps, [e[policy] for e in curve], marker="o", label=policy)
+    axes.set_xlabel("training steps")
+    axes.set_ylabel("exact exploitability (chips a hand)")
+    axes.set_ylim(bottom=0)
+    axes.legend()
+    axes.set_title("the bot's exact exploitability, one-round heads-up Lith", fontsize=9)
+    figure.tight_layout()
+    figure.savefig(run / "exact_exploitability.png", dpi=100)
+    plt.close(figure)
+
+
+def _exact_lines(run: Path) -> list[str]:
+    """The report's section on the exact exploitability curve, if the experiment made one."""
+    path = run / "exact_exploitability.json"
+    if not path.is_file():
+        return []
+    curve = json.loads(path.read_text())
+    lines = [
+        "## Exact exploitability",
+        "",
+        "What a best response wins from the bot on the one-round game, exactly "
+        "(`agents.exploitability`; chips a hand; the equilibrium: 0):",
+        "",
+        "| steps | sampling policy | most likely action |",
+        "| ---: | ---: | ---: |",
+    ]
+    lines += [f"| {e['step']:,} | {e['sampling']:.4f} | {e['argmax']:.4f} |" for e in curve]
+    return [*lines, "", "![exact exploitability](exact_exploitability.png)", ""]
 
 
 def _exploit_lines(run: Path) -> list[str]:
@@ -367,6 +447,7 @@ def _report(
             "",
         ]
     lines += _exploit_lines(Path(config.out))
+    lines += _exact_lines(Path(config.out))
     for opponent, folder, _ in sections:
         lines.append(f"![cumulative vs {opponent}]({folder.name}/cumulative.png)")
     return "\n".join(lines) + "\n"

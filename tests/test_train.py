@@ -487,6 +487,8 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", "exploiter_units = 20", "experiment.exploiter_units: set exploiter_timesteps too"),
         ("", "exploiter_timesteps = 9\nexploiter_units = 3", "exploiter_units: must be a"),
         ("", 'exploiter_policies = ["argmax"]', "exploiter_policies: set exploiter_timesteps"),
+        ("", "exact_exploitability = true", "only for the one-round heads-up limit game"),
+        ("[rules]\nrounds = 1", "exact_exploitability = 1", "exact_exploitability: true or"),
         ("", 'exploiter_timesteps = 9\nexploiter_policies = ["best"]', "argmax and/or sampling"),
         ("", "exploiter_timesteps = 9\nexploiter_policies = []", "argmax and/or sampling"),
     ],
@@ -525,6 +527,19 @@ def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
     report = (tmp_path / "run" / "report.md").read_text()
     assert "(its most likely action)" in report and "(its sampling policy)" in report
     assert "exploiter-sampling/gain.png" in report
+
+
+def test_a_one_round_experiment_measures_its_exact_exploitability(tmp_path):
+    experiment = 'against = ["caller"]\nunits = 2\nexact_exploitability = true'
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", "[rules]\nrounds = 1", experiment)
+    assert experiments_run.main([str(path), "--workers", "1"]) == 0
+    curve = json.loads((tmp_path / "run" / "exact_exploitability.json").read_text())
+    assert [entry["step"] for entry in curve] == [128]
+    # an untrained network plays nearly at random: far from the equilibrium, but finite
+    assert 0.2 < curve[0]["sampling"] < 3 and 0.2 < curve[0]["argmax"] < 5
+    report = (tmp_path / "run" / "report.md").read_text()
+    assert "## Exact exploitability" in report and f"{curve[0]['sampling']:.4f}" in report
+    assert (tmp_path / "run" / "exact_exploitability.png").is_file()
 
 
 def test_an_experiment_can_end_with_an_exploiter(tmp_path):
