@@ -88,6 +88,7 @@ class TrainConfig:
     # each is drawn by its weight in the equilibrium of the population's payoff table (PSRO).
     mixture: str = "uniform"
     meta_units: int | None = None  # hands/games per payoff-table entry (None: 500 blocks)
+    uniform_share: float = 0.0  # mixture = "nash": this share of the draws is uniform over members
     eval_every: int = 20_000  # steps between evaluations (0: none)
     eval_units: int | None = None  # hands/games per evaluation pairing (None: 200 blocks)
     checkpoint_every: int = 20_000  # steps between checkpoints (0: none)
@@ -145,6 +146,10 @@ class TrainConfig:
             )
         if self.meta_units is not None and self.mixture != "nash":
             raise bad("meta_units", "is for mixture = nash only (the payoff table's entries)")
+        if not _is_number(self.uniform_share) or not 0 <= self.uniform_share <= 1:
+            raise bad("uniform_share", "must be a number from 0 to 1")
+        if self.uniform_share and self.mixture != "nash":
+            raise bad("uniform_share", "is for mixture = nash only (uniform already draws evenly)")
         if self.eval_units is not None and (
             not _is_int(self.eval_units) or self.eval_units < 1 or self.eval_units % self.players
         ):
@@ -681,7 +686,13 @@ def _population(config: TrainConfig, run: Path, steps: int) -> Any:
     if saved.is_file():
         return Population.load(saved)
     population = Population(
-        config.game, config.players, config.rules, run / "pool", config.meta_units, config.seed
+        config.game,
+        config.players,
+        config.rules,
+        run / "pool",
+        config.meta_units,
+        config.seed,
+        config.uniform_share,
     )
     (run / "pool").mkdir(parents=True, exist_ok=True)
     for name in config.opponents:
@@ -893,6 +904,8 @@ HELP = {
     "opponents, drawn by the equilibrium of their payoff table; needs 'self')",
     "meta_units": "mixture nash: hands (Lith) or games (Gendeneia) per payoff-table entry, a "
     "multiple of players (default: 500 duplicate blocks)",
+    "uniform_share": "mixture nash: the share of the draws spread evenly over every member, "
+    "the rest by the equilibrium (0 to 1), so members the equilibrium leaves out still play",
     "eval_every": "steps between evaluation tournaments (0: none)",
     "eval_units": "hands (Lith) or games (Gendeneia) per evaluation pairing, a multiple of "
     "players (a duplicate block plays one deal in every seating)",

@@ -5,7 +5,9 @@ Members are agent specs: heuristics (``tag``) and snapshots of the learner
 in the self-play pool). Adding a member plays a duplicate tournament of it against every
 member already in (heads-up: one pairing; at more seats: each in one seat against copies of
 the other, both ways), fills its row and column of the payoff table (chips a hand for Lith,
-win share for Gendeneía) and recomputes the mixture (``agents.metagame.meta_mixture``). The
+win share for Gendeneía) and recomputes the equilibrium (``agents.metagame.meta_mixture``);
+the mixture drawn from is the equilibrium, or with ``uniform_share`` that share spread evenly
+over every member and the rest by the equilibrium. The
 population saves itself as ``population.json``; the trainer's opponents read the mixture
 from ``mixture.json`` beside it.
 """
@@ -46,14 +48,17 @@ class Population:
         pool_dir: Path,
         units: int | None = None,
         seed: int = 0,
+        uniform_share: float = 0.0,
     ) -> None:
         self.game, self.players, self.rules = game, players, dict(rules)
+        self.uniform_share = uniform_share
         self.pool_dir = Path(pool_dir)
         self.units = units if units is not None else BLOCKS_PER_ENTRY * players
         self.seed = seed
         self.members: list[str] = []
         self.payoffs = np.zeros((0, 0))
-        self.mixture = np.zeros(0)
+        self.mixture = np.zeros(0)  # what the trainer draws from
+        self.equilibrium = np.zeros(0)  # the payoff table's equilibrium
         self.history: list[dict[str, Any]] = []
 
     # ----------------------------------------------------------------------------- payoffs
@@ -105,9 +110,16 @@ class Population:
                 table[j, k] = self._result(other, member)
         self.members.append(member)
         self.payoffs = table
-        self.mixture = meta_mixture(table, self.players)
+        self.equilibrium = meta_mixture(table, self.players)
+        share = self.uniform_share
+        self.mixture = (1 - share) * self.equilibrium + share / len(self.members)
         self.history.append(
-            {"step": step, "members": list(self.members), "mixture": self.mixture.tolist()}
+            {
+                "step": step,
+                "members": list(self.members),
+                "equilibrium": self.equilibrium.tolist(),
+                "mixture": self.mixture.tolist(),
+            }
         )
 
     # ----------------------------------------------------------------------------- files
@@ -127,8 +139,10 @@ class Population:
             "rules": self.rules,
             "units": self.units,
             "seed": self.seed,
+            "uniform_share": self.uniform_share,
             "members": self.members,
             "payoffs": self.payoffs.tolist(),
+            "equilibrium": self.equilibrium.tolist(),
             "mixture": self.mixture.tolist(),
             "history": self.history,
         }
@@ -150,12 +164,16 @@ class Population:
                 path.parent,
                 record["units"],
                 record["seed"],
+                record.get("uniform_share", 0.0),
             )
             population.members = list(record["members"])
             population.payoffs = np.array(record["payoffs"], dtype=float).reshape(
                 len(population.members), len(population.members)
             )
             population.mixture = np.array(record["mixture"], dtype=float)
+            population.equilibrium = np.array(
+                record.get("equilibrium", record["mixture"]), dtype=float
+            )
             population.history = list(record["history"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ValueError(f"population: cannot read {str(path)!r}: {error}") from None

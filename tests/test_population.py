@@ -72,6 +72,17 @@ def test_heads_up_population_payoffs_are_the_tournament_and_antisymmetric(tmp_pa
         population.add("tag")
 
 
+def test_a_uniform_share_keeps_every_member_in_the_draws(tmp_path):
+    population = Population("lith", 2, {}, tmp_path, units=200, seed=3, uniform_share=0.3)
+    for member in ("tag", "caller", "random"):
+        population.add(member)
+    assert population.equilibrium[2] == 0  # random is left out of the equilibrium
+    assert population.mixture == pytest.approx(0.7 * population.equilibrium + 0.1)
+    population.save(tmp_path / "population.json")
+    again = Population.load(tmp_path / "population.json")
+    assert again.uniform_share == 0.3 and again.equilibrium == pytest.approx(population.equilibrium)
+
+
 def test_a_population_saves_and_loads_and_a_corrupt_file_is_named(tmp_path):
     population = Population("gendeneia", 3, {}, tmp_path, units=6, seed=1)
     population.add("greedy")
@@ -156,6 +167,8 @@ def test_a_tiny_population_run_grows_its_population_and_resumes(tmp_path):
         (["--mixture", "nash", "--opponents", "tag"], "mixture: nash needs 'self'"),
         (["--mixture", "nash", "--opponents", "tag,self", "--meta-units", "3"], "meta_units: must"),
         (["--meta-units", "40"], "meta_units: is for mixture = nash only"),
+        (["--uniform-share", "0.2"], "uniform_share: is for mixture = nash only"),
+        (["--mixture", "nash", "--opponents", "tag,self", "--uniform-share", "1.5"], "from 0 to 1"),
     ],
 )
 def test_bad_population_options_are_named(argv, message, tmp_path, capsys):
