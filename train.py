@@ -558,7 +558,6 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             population = self.population
             population.save(run / "pool" / "population.json")
             if population.members:
-                population.plot(run / "population.png")
                 self.logger.record("population/members", len(population.members))
                 self.logger.record("population/mixture_entropy", population.entropy())
                 self.logger.record("population/newest_weight", float(population.mixture[-1]))
@@ -587,6 +586,8 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
 
         def _on_training_end(self) -> None:
             _write_metrics(run, self.metrics)
+            if self.population is not None and self.population.members:
+                self.population.plot(run / "population.png")  # at the end: it takes a while
 
     return SelfPlayEvalCheckpoints()
 
