@@ -22,6 +22,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import platform
 import random
 import subprocess
@@ -53,6 +54,7 @@ PACKAGES = (
     "pettingzoo",
     "scipy",
 )
+COMMIT_VARIABLE = "DECKTET_RL_COMMIT"  # set for Ray workers by distributed.cluster
 MAX_SEED = 2**32 - 1  # SB3 seeds numpy's global generator, which takes 32 bits
 EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 
@@ -267,14 +269,15 @@ def saved_options(run: Path) -> dict[str, Any]:
 
 def versions() -> dict[str, str | None]:
     """Python's version, each of ``PACKAGES``' (None: not installed), and the git commit of
-    this checkout (``+dirty`` with uncommitted changes to tracked files; None outside git)."""
+    this checkout (``+dirty`` with uncommitted changes to tracked files; None outside git;
+    on a Ray worker, which runs a copy of the code, the commit of the machine that sent it)."""
     found: dict[str, str | None] = {"python": platform.python_version()}
     for name in PACKAGES:
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             found[name] = None
-    found["commit"] = _git_commit()
+    found["commit"] = _git_commit() or os.environ.get(COMMIT_VARIABLE)
     return found
 
 

@@ -116,7 +116,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
     runtime_env = {
         "py_modules": _package_modules(),
         "excludes": ["__pycache__", "*.pyc"],
-        "env_vars": {USAGE_STATS: "0"},
+        "env_vars": _worker_variables(),
     }
     options: dict[str, Any] = {
         "runtime_env": runtime_env,
@@ -142,6 +142,17 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
         ray.shutdown()
         raise
     _connected = address
+
+
+def _worker_variables() -> dict[str, str]:
+    """Usage statistics off, and the commit of the code sent (what runs record)."""
+    import train
+
+    variables = {USAGE_STATS: "0"}
+    commit = train._git_commit()
+    if commit:
+        variables[train.COMMIT_VARIABLE] = commit
+    return variables
 
 
 def _probe(address: str) -> None:

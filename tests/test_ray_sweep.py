@@ -101,3 +101,9 @@ def test_a_sweep_on_ray_gives_the_figures_of_a_sweep_here(ray_cluster, tmp_path,
     # the ray run's model labels are its own run's, as here: the folder came back in place
     result = json.loads(Path("runs/there/seed-1/vs_caller/results.json").read_text())
     assert result["agents"][0] == "ppo:runs/there/seed-1/model.zip"
+    # the worker ran a copy of the code, and records the commit it was sent from
+    commits = [
+        json.loads(Path(f"runs/{base}/seed-1/config.json").read_text())["versions"]["commit"]
+        for base in ("here", "there")
+    ]
+    assert commits[0] and commits[0] == commits[1]
