@@ -813,7 +813,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             rules = dict(base)
             folder = Path(args.out)
             if text is not None:
-                varied = parse_rules([text], "lith")
+                try:
+                    varied = parse_rules([text], "lith")
+                except ValueError as error:  # its message names --rule: this is --vary
+                    raise ValueError(str(error).replace("--rule", "--vary", 1)) from None
                 if set(varied) & set(parse_rules(args.rule, "lith")):
                     raise ValueError(f"--vary {text}: that rule is also set by --rule")
                 rules.update(varied)

@@ -33,7 +33,8 @@ def test_varied_configurations_solve_alike_here_and_on_ray(ray_cluster, tmp_path
         (["--ray"], "--ray: only with --vary"),
         (["--vary", "excuse=none", "--vary", "excuse=none"], "--vary: a configuration is given"),
         (["--vary", "cards=0,1,2"], "--vary cards=0,1,2: that rule is also set by --rule"),
-        (["--vary", "colour=red"], "--rule colour: not a rule of lith"),
+        (["--vary", "colour=red"], "--vary colour: not a rule of lith"),
+        (["--vary", "nonsense"], "--vary: expected key=value, got 'nonsense'"),
         (["--vary", "excuse=none", "--ray", "x"], "--ray: ray address: local, auto"),
     ],
 )
