@@ -354,17 +354,16 @@ class PoolOpponent:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = random.Random(seed)
-        members = self._members()
-        choice = self._agent(members[self._draw(members)])
+        members, weights = self._pool()
+        choice = self._agent(members[self._draw(len(members), weights)])
         choice.reset(seed=self.rng.randrange(2**31))
         self.current = choice
 
-    def _draw(self, members: list[Any]) -> int:
-        """A member's index: uniform, or by the mixture's weights."""
-        weights = self._weights()
-        if weights is None or len(weights) != len(members):
-            return self.rng.randrange(len(members))
-        return self.rng.choices(range(len(members)), weights)[0]
+    def _draw(self, count: int, weights: list[float] | None) -> int:
+        """A member's index among ``count``: uniform, or by the mixture's ``weights``."""
+        if weights is None:
+            return self.rng.randrange(count)
+        return self.rng.choices(range(count), weights)[0]
 
     def _read_mixture(self) -> tuple[list[Any], list[float]] | None:
         """The mixture file's members (named agents, snapshot paths) and weights, read again
@@ -385,22 +384,19 @@ class PoolOpponent:
             self._mixture = (stamp, members, list(found["weights"]))
         return self._mixture[1], self._mixture[2]
 
-    def _weights(self) -> list[float] | None:
-        mixture = self._read_mixture()
-        return None if mixture is None else mixture[1]
-
-    def _members(self) -> list[Any]:
-        """The named agents and the newest snapshots (paths, loaded when first drawn); with a
-        mixture file, its members."""
+    def _pool(self) -> tuple[list[Any], list[float] | None]:
+        """The members to draw from and their weights (None: uniform): with a mixture file
+        that lists members, those and the file's weights; else the named agents and the newest
+        snapshots (paths, loaded when first drawn)."""
         mixture = self._read_mixture()
         if mixture is not None and mixture[0]:
-            return list(mixture[0])
+            return list(mixture[0]), mixture[1]
         members: list[Any] = list(self.named) + self.snapshots()
         if not members:  # self-play only and no snapshot yet: play randomly until there is one
             from agents import RandomAgent
 
             members = [RandomAgent(self.rng.randrange(2**31))]
-        return members
+        return members, None
 
     def _agent(self, member: Any) -> Any:
         """A member as an agent: snapshots are loaded once, and dropped when they leave the pool."""
@@ -423,13 +419,13 @@ class PoolOpponent:
     per_table = True
 
     def reset_tables(self, tables: np.ndarray) -> None:
-        members = self._members()
+        members, weights = self._pool()  # the mixture file is read once, not once a table
         self.members = members
         if len(self.table_member) <= int(np.max(tables, initial=-1)):
             grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
             grown[: len(self.table_member)] = self.table_member
             self.table_member = grown
-        self.table_member[tables] = [self._draw(members) for _ in tables]
+        self.table_member[tables] = [self._draw(len(members), weights) for _ in tables]
 
     def act_batch(self, observations, action_masks, tables: np.ndarray) -> np.ndarray:
         from agents.base import act_batch

@@ -18,7 +18,7 @@ from typing import Any
 
 from agents.base import split_spec
 
-__all__ = ["Shipment", "pack", "unpack", "unpack_into"]
+__all__ = ["Shipment", "digest_of", "pack", "unpack", "unpack_into", "unpacked"]
 
 
 def pack(path: Path) -> bytes:
@@ -32,12 +32,25 @@ def pack(path: Path) -> bytes:
     return buffer.getvalue()
 
 
+def digest_of(packed: bytes) -> str:
+    """The name of a packed content's copy on a node."""
+    return hashlib.sha256(packed).hexdigest()[:20]
+
+
+def unpacked(digest: str) -> Path | None:
+    """This node's copy of the content named ``digest``, if it was unpacked here already."""
+    root = Path(tempfile.gettempdir()) / "decktet-ray" / digest
+    if not (root / ".complete").exists():
+        return None
+    (name,) = [p for p in root.iterdir() if p.name != ".complete"]
+    return root / name
+
+
 def unpack(packed: bytes) -> Path:
     """Unpack what :func:`pack` made, once per content on this node; the path of the copy."""
-    digest = hashlib.sha256(packed).hexdigest()[:20]
+    digest = digest_of(packed)
     root = Path(tempfile.gettempdir()) / "decktet-ray" / digest
-    done = root / ".complete"
-    if not done.exists():
+    if unpacked(digest) is None:
         root.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f"{digest}-", dir=root.parent))
         with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as tar:
@@ -47,8 +60,7 @@ def unpack(packed: bytes) -> Path:
             staging.rename(root)
         except OSError:  # another worker unpacked the same content first
             shutil.rmtree(staging, ignore_errors=True)
-    (name,) = [p for p in root.iterdir() if p.name != ".complete"]
-    return root / name
+    return unpacked(digest)
 
 
 def unpack_into(packed: bytes, folder: Path) -> Path:
@@ -75,16 +87,19 @@ class Shipment:
         import ray
 
         self.specs = specs
-        self.parts: list[tuple[str, Any, list[str]] | None] = []
+        # per spec: None, or (agent name, content digest, object ref, key=value parameters)
+        self.parts: list[tuple[str, str, Any, list[str]] | None] = []
         for spec in specs:
             name, path, parameters = split_spec(spec, game)
             if path is None:
                 self.parts.append(None)
             else:
-                self.parts.append((name, ray.put(pack(Path(path))), parameters))
+                packed = pack(Path(path))
+                self.parts.append((name, digest_of(packed), ray.put(packed), parameters))
 
     def local_specs(self) -> tuple[str, ...]:
-        """On a worker: the specs rewritten to load this node's copies of the files."""
+        """On a worker: the specs rewritten to load this node's copies of the files (fetched
+        and unpacked by the first task on the node that needs them)."""
         import ray
 
         out = []
@@ -92,7 +107,7 @@ class Shipment:
             if part is None:
                 out.append(spec)
             else:
-                name, ref, parameters = part
-                copy = unpack(ray.get(ref))
+                name, digest, ref, parameters = part
+                copy = unpacked(digest) or unpack(ray.get(ref))
                 out.append(":".join([name, str(copy), *parameters]))
         return tuple(out)

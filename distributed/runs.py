@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
 
 from distributed.cluster import connect
 from distributed.files import pack, unpack_into
@@ -65,32 +64,18 @@ def run_seeds_on_ray(
     connect(address)
     files = {str(f): ray.put(pack(f)) for f in wanted}
     name = str(path) if not path.is_absolute() else path.name
-    pieces = [
-        (name, path.read_text(), seed, relative_out(run), files, timesteps, units)
-        for seed, run in runs.items()
-    ]
+    text = path.read_text()
+    pieces = []
+    for seed, run in runs.items():
+        out = relative_out(run)
+        pieces.append((out, _experiment, name, text, seed, out, files, timesteps, units))
     folders = list(runs.values())
 
-    def arrived(i: int, packed: bytes) -> None:
-        unpack_into(packed, folders[i].parent)
+    def arrived(i: int, answer: tuple[bytes, None]) -> None:
+        unpack_into(answer[0], folders[i].parent)
 
-    map_tasks(_train_seed, pieces, num_cpus=1, description="seeds (ray)", on_result=arrived)
-
-
-def _train_seed(
-    config_name: str,
-    config_text: str,
-    seed: int,
-    run: str,
-    files: dict[str, Any],
-    timesteps: int | None,
-    units: int | None,
-) -> bytes:
-    """A task: the experiment for one seed, in a scratch folder; its run folder, packed."""
-    packed, _ = in_scratch(
-        run, _experiment, config_name, config_text, seed, run, files, timesteps, units
-    )
-    return packed
+    # each task: the experiment for one seed in a scratch folder, its run folder packed
+    map_tasks(in_scratch, pieces, num_cpus=1, description="seeds (ray)", on_result=arrived)
 
 
 def _experiment(config_name, config_text, seed, run, files, timesteps, units) -> None:

@@ -807,7 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.tournament import output_folder
 
     try:
-        base = {"rounds": 1, **parse_rules(args.rule, "lith")}
+        given = parse_rules(args.rule, "lith")
+        base = {"rounds": 1, **given}
         jobs = []
         for text in args.vary or [None]:
             rules = dict(base)
@@ -817,7 +818,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     varied = parse_rules([text], "lith")
                 except ValueError as error:  # its message names --rule: this is --vary
                     raise ValueError(str(error).replace("--rule", "--vary", 1)) from None
-                if set(varied) & set(parse_rules(args.rule, "lith")):
+                if set(varied) & set(given):
                     raise ValueError(f"--vary {text}: that rule is also set by --rule")
                 rules.update(varied)
                 folder = folder / re.sub(r"[^A-Za-z0-9_.=,-]+", "_", text.strip())

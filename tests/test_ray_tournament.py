@@ -17,7 +17,7 @@ from agents.batched_tournament import run_batched_tournament
 from agents.tournament import TournamentSpec, run_tournament
 from distributed import cluster
 from distributed.cluster import ClusterError, check_versions, parse_address
-from distributed.files import pack, unpack
+from distributed.files import digest_of, pack, unpack, unpacked
 from distributed.tournament import blocks_per_task, run_tournament_on_ray
 
 
@@ -197,5 +197,7 @@ def test_model_files_travel_packed_and_unpack_once(tmp_path):
     assert copy.name == "solved" and copy != folder
     assert (copy / "strategy.npz").read_bytes() == b"\x00\x01strategy"
     assert unpack(pack(folder)) == copy  # the same content: the same copy
+    assert unpacked(digest_of(pack(folder))) == copy  # found without fetching it again
+    assert unpacked("0" * 20) is None
     with pytest.raises(ValueError, match="no such file or folder"):
         pack(tmp_path / "missing.zip")
