@@ -4,7 +4,8 @@ analyze how it bets and bluffs (Lith), and write ``report.md`` with tables and p
     python -m experiments.run experiments/lith_hu_tag.toml [--timesteps N] [--units N]
 
 The TOML file holds train.py options (python train.py --help) and an [experiment] table:
-against (the agents of the final tournament, one pairing each; default: every heuristic of
+against (the agents of the final tournament, one pairing each: the bot against copies of an
+agent, or a list of agents, one per other seat, for a mixed table; default: every heuristic of
 the game), units (hands or games per pairing, a multiple of players: each duplicate block is
 one deal played in every seating; default: 1,000 blocks), seed (the tournament's seed,
 default 1), for Lith record (the hands of each pairing kept for the analysis: "all", the
@@ -38,7 +39,7 @@ from train import (
     train,
 )
 
-__all__ = ["main", "run_experiment"]
+__all__ = ["main", "opponents_label", "run_experiment"]
 
 DEFAULT_BLOCKS = 1000  # duplicate blocks per pairing when [experiment] sets no units
 # The bot's policy an exploiter targets, and the run's folder for it.
@@ -55,6 +56,12 @@ def _check_count(name: str, value: Any, multiple_of: int = 1) -> None:
                 "one deal in every seating"
             )
         raise ValueError(f"{name}: must be {what}, got {value!r}")
+
+
+def opponents_label(agents: Sequence[str]) -> str:
+    """How reports name the bot's opponents: one agent (copies of it in every other seat), or
+    a mixed table's agents in seat order joined by `` + ``."""
+    return " + ".join(agents)
 
 
 def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
@@ -78,18 +85,32 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"experiment: unknown key(s) {', '.join(unknown)} in {path}")
     against = table.get("against", list(HEURISTICS[config.game]))
-    if (
-        not isinstance(against, list)
-        or not against
-        or not all(isinstance(a, str) and a.strip() for a in against)
-    ):
+    if not isinstance(against, list) or not against:
         raise ValueError(f"experiment.against: must be a non-empty list of agents, got {against!r}")
-    if len(set(against)) < len(against):
-        raise ValueError(f"experiment.against: an agent is listed twice in {against!r}")
     from agents import make_agent
 
-    for spec in against:
-        make_agent(spec, config.game)  # raises ValueError naming an unknown agent
+    for entry in against:
+        table_of = entry if isinstance(entry, list) else [entry]
+        if not all(isinstance(a, str) and a.strip() for a in table_of):
+            raise ValueError(
+                "experiment.against: each entry is an agent, or a list of agents for a mixed "
+                f"table, got {entry!r}"
+            )
+        if isinstance(entry, list):
+            if len(entry) != config.players - 1:
+                raise ValueError(
+                    f"experiment.against: a mixed table lists one agent for each of the "
+                    f"{config.players - 1} other seats, got {entry!r}"
+                )
+            if len(set(entry)) < len(entry):
+                raise ValueError(
+                    f"experiment.against: an agent is seated twice at the mixed table {entry!r}"
+                )
+        for spec in table_of:
+            make_agent(spec, config.game)  # raises ValueError naming an unknown agent
+    labels = [opponents_label(e if isinstance(e, list) else [e]) for e in against]
+    if len(set(labels)) < len(labels):
+        raise ValueError(f"experiment.against: an entry is listed twice in {against!r}")
     units = table.get("units", DEFAULT_BLOCKS * config.players)
     _check_count("experiment.units", units, config.players)
     seed = table.get("seed", 1)
@@ -200,22 +221,27 @@ def run_experiment(
 
     model = f"ppo:{run / 'model.zip'}"
     sections = []
-    for opponent in experiment["against"]:
+    for entry in experiment["against"]:
+        others = tuple(entry) if isinstance(entry, list) else (entry,)
+        opponent = opponents_label(others)
         spec = TournamentSpec(
             game=config.game,
-            agents=(model, opponent),
+            agents=(model, *others),
             players=config.players,
             units=experiment["units"],
             seed=experiment["seed"],
             rules=config.rules,
             analytics=config.game == "lith",
-            lineup=(0,) + (1,) * (config.players - 1),
+            # five copies of one opponent, or a mixed table with one agent a seat
+            lineup=(0, *range(1, config.players))
+            if len(others) > 1
+            else (0,) + (1,) * (config.players - 1),
         )
         if config.game == "lith":  # every table of a pairing at once; same hands, same deals
             result = run_batched_tournament(spec, progress=True, record=experiment["record"])
         else:
             result = run_tournament(spec, workers=workers, progress=True)
-        folder = run / f"vs_{opponent.replace(':', '_')}"
+        folder = run / f"vs_{opponent.replace(':', '_').replace(' + ', '+')}"
         write_outputs(result, folder)
         sections.append((opponent, folder, json.loads((folder / "results.json").read_text())))
     if experiment["exploiter"]:
@@ -347,7 +373,7 @@ def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
     sections = []
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
-        opponent = next(a for a in result["agents"] if not a.startswith("ppo:"))
+        opponent = opponents_label([a for a in result["agents"] if not a.startswith("ppo:")])
         sections.append((opponent, folder, result))
     if not sections:
         raise ValueError(f"report: no tournament folders (vs_*) in {str(run)!r}")

@@ -24,6 +24,7 @@ import numpy as np
 
 from agents.cli import parse_seeds
 from agents.stats import mean_interval
+from experiments.run import opponents_label
 
 __all__ = ["parse_seeds", "run_sweep", "seed_figures", "summarize_sweep"]
 
@@ -35,7 +36,7 @@ def seed_figures(run: Path) -> dict[str, Any]:
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
         bot = next(k for k in result["agents"] if k.startswith("ppo:"))
-        opponent = next(k for k in result["agents"] if k != bot)
+        opponent = opponents_label([k for k in result["agents"] if k != bot])
         mine = result["agents_results"][bot]
         figure = mine["chips_per_100"] if result["game"] == "lith" else mine["win_rate"]
         figures["against"][opponent] = {k: figure[k] for k in ("mean", "low", "high")}
