@@ -28,9 +28,9 @@ def config_files(path: Path) -> list[Path]:
 
     values = tomllib.loads(Path(path).read_text())
     game = values.get("game", "lith")
-    specs = list(values.get("opponents", [])) + list(
-        values.get("experiment", {}).get("against", [])
-    )
+    specs = list(values.get("opponents", []))
+    for entry in values.get("experiment", {}).get("against", []):
+        specs += entry if isinstance(entry, list) else [entry]  # a list: a mixed table
     found = []
     for spec in specs:
         if spec == "self":
