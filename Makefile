@@ -5,7 +5,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench clean
+# tests/test_report_browser.py drives Debian's headless Chromium (root, or sudo, installs it).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
+
+.PHONY: demo test lint format bench clean chromium
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +20,13 @@ $(STAMP): pyproject.toml constraints.txt
 demo: $(STAMP)
 	$(PY) -m experiments.demo
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m pytest
+
+chromium:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		$(APT) install -y -q chromium chromium-driver || \
+		($(APT) update -q && $(APT) install -y -q chromium chromium-driver)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

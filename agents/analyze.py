@@ -1,6 +1,6 @@
 """Betting, bluffing and exchange statistics of a Lith tournament.
 
-    python -m agents.analyze RESULTS_DIR [--bluff-equity 0.3] [--equilibrium SOLVED_DIR]
+    python -m agents.analyze RESULTS_DIR [--bluff-equity 0.3] [--equilibrium SOLVED_DIR] [--html]
 
 Reads ``decisions.jsonl`` written by ``python -m agents.tournament --out RESULTS_DIR`` (a Lith
 tournament played one table at a time, or ``--batched --record all|N``), prints per-agent tables
@@ -8,6 +8,11 @@ tournament played one table at a time, or ``--batched --record all|N``), prints 
 ``bet_frequency.png`` and ``exchange_by_category.png`` into the same folder. With
 ``--equilibrium``, the bet-frequency plot also draws how often a solved strategy
 (``python -m lith_env.solve``, for the tournament's rules) bets or raises when it plays itself.
+
+With ``--html``, also ``report.html`` (:mod:`agents.report`): one self-contained page with the
+tournament table, the rates and charts, and a browser and replayer of the recorded hands
+(``histories.jsonl``: ``--histories``, or ``--batched --record all|N``). Gendeneía tournaments
+get the page only (their games replayed the same way).
 """
 
 from __future__ import annotations
@@ -79,7 +84,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="a folder written by python -m lith_env.solve for the tournament's rules: its "
         "bet-or-raise frequency by hand strength is drawn on bet_frequency.png (default: none)",
     )
+    parser.add_argument(
+        "--html",
+        action="store_true",
+        help="also write report.html: the tables, charts and a browser and replayer of the "
+        "recorded hands, in one file that opens offline (default: off)",
+    )
     return parser
+
+
+def _write_html(folder: Path, bluff_equity: float, parser: argparse.ArgumentParser) -> None:
+    from agents.report import ReportError, write_report
+
+    try:
+        path, count = write_report(folder, bluff_equity, progress=True)
+    except ReportError as error:
+        parser.error(f"--html: {error}")
+    unit = (
+        "hands" if json.loads((folder / "results.json").read_text())["game"] == "lith" else "games"
+    )
+    print(f"wrote {path} ({count:,} {unit} to browse)")
 
 
 def _equilibrium_line(directory: str, config, parser: argparse.ArgumentParser):
@@ -134,10 +158,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             results = json.loads(results_path.read_text())
         except json.JSONDecodeError as error:
             parser.error(f"{results_path}: not JSON ({error})")
+        if not isinstance(results, dict):
+            parser.error(f"{results_path}: a JSON object expected (agents.tournament's results)")
+    if results.get("game", "lith") != "lith" and args.html:
+        if args.equilibrium is not None:
+            parser.error("--equilibrium: a solved Lith strategy; this is a Gendeneía tournament")
+        _write_html(folder, args.bluff_equity, parser)
+        return 0
     if results.get("game", "lith") != "lith":
         parser.error(
             f"RESULTS_DIR: {str(folder)!r} holds a {results['game']} tournament; the analytics "
-            "are of Lith betting and exchanges"
+            "are of Lith betting and exchanges (--html writes its report page)"
         )
     path = folder / "decisions.jsonl"
     if not path.is_file():
@@ -161,6 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for written in plot_analytics(decisions, report, folder, equilibrium):
         print(f"wrote {written}")
+    if args.html:
+        _write_html(folder, args.bluff_equity, parser)
     return 0
 
 

@@ -231,6 +231,7 @@ def keep_lith_hand(
     net = hand.net()
     if record:
         entry = hand_record(hand, seed=deal)
+        entry["id"] = hand_id  # the "hand" of its decisions (the report links the two)
         entry["agents"] = [spec.agents[a] for a in seating]
         result.records.append(entry)
     if decisions is None:
@@ -238,7 +239,7 @@ def keep_lith_hand(
     result.analysed += 1
     folded_out = not hand.showdown  # a fold win: everyone but the winner folded
     for d in decisions:
-        seat = d.pop("seat")
+        seat = d["seat"]
         d["hand"] = hand_id
         d["won"] = net[seat] > 0
         d["showdown"] = seat in hand.showdown
