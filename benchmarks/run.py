@@ -7,6 +7,7 @@
     python -m benchmarks.run solver [--solver-iterations 20] [--env-repeat 5]
     python -m benchmarks.run ray [--ray-hands 6000] [--env-repeat 3]
     python -m benchmarks.run population [--population-steps 200000]
+    python -m benchmarks.run report [--report-hands 100000] [--env-repeat 5]
 
 ``hands``: :func:`lith_env.hands.strength` on random hands (int32 and int64 input) against a bare
 numpy gather of the same size from a table of the same length (the practical limit) and against
@@ -33,6 +34,11 @@ heads-up run otherwise (64 batched tables, ``tag, bluffer, rock, caller, self``,
 every tenth of the run); then where the time goes in each, from a profiled run of the same
 length: the engine and observations, the opponents' inference, the learner's network acting,
 its updates, and the population's payoff tournaments.
+``report``: ``report.html`` (``agents.analyze --html``) of a heads-up batched tournament
+(``tag`` against ``bluffer``, every hand recorded) in Debian's headless Chromium: the time to
+open the page (navigation start to a built hand browser) and to apply a filter, with
+``--report-hands`` hands beside the same page of 1,000 hands (the fixed cost of a page), and
+the bytes a hand; the tournament and the report are built once, untimed but for the report.
 """
 
 from __future__ import annotations
@@ -616,6 +622,99 @@ def print_ray(result: dict, console: Console) -> None:
     )
 
 
+# The filters a user changes, applied one after another (each timed: its median is reported).
+REPORT_FILTERS = (
+    ("filter-agent", "1"),
+    ("filter-bluff", True),
+    ("filter-showdown", "yes"),
+    ("filter-pot-min", "10"),
+    ("filter-exchanged", "yes"),
+)
+
+_FILTER_SCRIPT = """
+const [id, value] = arguments;
+const element = document.getElementById(id);
+if (element.type === 'checkbox') element.checked = value; else element.value = value;
+const start = performance.now();
+const matches = window.reportFilter();
+return [performance.now() - start, matches];
+"""
+
+
+def _report_folder(hands: int, out) -> tuple[Any, float]:
+    """A recorded heads-up tournament of ``hands`` hands and its report.html; the seconds
+    ``agents.analyze --html`` took."""
+    from agents import tournament
+    from agents.report import write_report
+
+    folder = out / f"report-{hands}"
+    tournament.main(
+        [
+            *("--game", "lith", "--players", "2", "--agents", "tag,bluffer", "--seed", "1"),
+            *("--hands", str(hands), "--batched", "--record", "all", "--out", str(folder)),
+        ]
+    )
+    start = time.perf_counter()
+    write_report(folder, progress=True)
+    return folder / "report.html", time.perf_counter() - start
+
+
+def bench_report(hands: int, repeat: int) -> dict:
+    """Opening and filtering report.html of ``hands`` and of 1,000 hands in headless Chromium
+    (medians over ``repeat`` fresh loads)."""
+    import tempfile
+    from pathlib import Path
+
+    from agents.report.browser import chromium, open_report
+
+    result: dict[str, Any] = {"hands": hands, "pages": {}}
+    with tempfile.TemporaryDirectory(prefix="bench-report-") as tmp, chromium() as driver:
+        for n in (1_000, hands):
+            page, build_seconds = _report_folder(n, Path(tmp))
+            opens, parses, filters = [], [], []
+            for _ in range(repeat):
+                timing = open_report(driver, page, timeout=120)
+                opens.append(timing["ready_ms"])
+                parses.append(timing["parse_ms"])
+                for element, value in REPORT_FILTERS:
+                    filters.append(driver.execute_script(_FILTER_SCRIPT, element, value)[0])
+            result["pages"][n] = {
+                "bytes": page.stat().st_size,
+                "bytes a hand": page.stat().st_size / n,
+                "build seconds": build_seconds,
+                "open ms": statistics.median(opens),
+                "parse ms": statistics.median(parses),
+                "filter ms": statistics.median(filters),
+                "filter ms (slowest)": max(filters),
+            }
+    small, large = result["pages"][1_000], result["pages"][hands]
+    result["open ratio"] = large["open ms"] / small["open ms"]
+    result["filter ratio"] = large["filter ms"] / small["filter ms"] if small["filter ms"] else None
+    return result
+
+
+def print_report(result: dict, console: Console) -> None:
+    table = Table(title="report.html in headless Chromium (medians over fresh loads)")
+    for column in ("hands", "page MB", "bytes a hand", "built in s", "open ms", "parse ms"):
+        table.add_column(column, justify="right")
+    table.add_column("filter ms (median / slowest)", justify="right")
+    for n, figures in result["pages"].items():
+        table.add_row(
+            f"{int(n):,}",
+            f"{figures['bytes'] / 1e6:.1f}",
+            f"{figures['bytes a hand']:.0f}",
+            f"{figures['build seconds']:.1f}",
+            f"{figures['open ms']:.0f}",
+            f"{figures['parse ms']:.0f}",
+            f"{figures['filter ms']:.1f} / {figures['filter ms (slowest)']:.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"  {result['hands']:,} hands against 1,000: opening {result['open ratio']:.1f}x"
+        + (f", filtering {result['filter ratio']:.1f}x" if result["filter ratio"] else "")
+    )
+
+
 # Where a training run's time goes: the function whose cumulative time is each part.
 TRAINING_PARTS = {
     "engine and observations": ("lith_env/vector.py", "step"),
@@ -764,7 +863,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "which",
-        choices=["hands", "envs", "gendeneia", "batched", "solver", "ray", "population", "all"],
+        choices=[
+            *("hands", "envs", "gendeneia", "batched", "solver", "ray", "population", "report"),
+            "all",
+        ],
         nargs="?",
         default="all",
         help="which benchmark",
@@ -814,6 +916,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=200_000,
         help="population: learner steps of each timed training run",
     )
+    parser.add_argument(
+        "--report-hands",
+        type=int_at_least(1000),
+        default=100_000,
+        help="report: hands in the timed report.html (even: whole heads-up blocks)",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     console = Console()
@@ -841,6 +949,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("ray", "all"):
         results["ray"] = bench_ray(args.ray_hands // 2 * 2, args.env_repeat)
         print_ray(results["ray"], console)
+    if args.which in ("report", "all"):
+        results["report"] = bench_report(args.report_hands // 2 * 2, args.env_repeat)
+        print_report(results["report"], console)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -35,6 +35,7 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--hands 1000000", "--hands 40"),
         ("--hands 200000", "--hands 40"),
         ("--record 20000", "--record 10"),
+        ("--record 2000", "--record 10"),
         ("--ray auto", "--ray"),  # a local Ray: the examples' cluster is not here
     ],
     "-m agents.analyze": [],
