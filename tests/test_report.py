@@ -294,3 +294,33 @@ def test_the_page_draws_decktet_cards_with_rank_and_suits():
     ]
     assert cards[card_id("The Sea")] == ["The Sea", "Crown", ["Waves"]]
     assert cards[card_id("The Excuse")] == ["The Excuse", "Excuse", []]
+
+
+@pytest.mark.parametrize("rule", ["excuse=demon", "excuse=imposter", "betting=no-limit"])
+def test_variants_encode_their_showdowns_and_bets(tmp_path, rule):
+    """Under every Excuse role (the demon's by the hand's coin) a shown hand's category is the
+    rules' category of its cards, and no-limit bets keep their chips and amounts."""
+    out = tmp_path / "variant"
+    tournament.main(
+        [
+            *("--game", "lith", "--players", "4", "--agents", "tag,bluffer,caller,random"),
+            *("--hands", "400", "--seed", "3", "--rule", rule, "--histories", "--out", str(out)),
+        ]
+    )
+    page, _ = build_report(out)
+    records = [json.loads(x) for x in (out / "histories.jsonl").read_text().splitlines()]
+    with_excuse = 0
+    for line, record in zip(_data(page)["hands"].split("\n"), records, strict=True):
+        hand = _decode_lith(line)
+        excuse = record["config"]["excuse"]
+        if excuse == "demon":
+            excuse = "imposter" if record["demon_heads"] else "beggar"
+        for seat, cards in record["showdown"].items():
+            category = classify(cards, excuse=excuse).category
+            assert hand["showdown"][seat]["category"] == category
+            with_excuse += "The Excuse" in cards
+        assert [a.get("chips") for a in hand["actions"]] == [
+            a.get("chips") for a in record["actions"]
+        ]
+    if rule.startswith("excuse"):
+        assert with_excuse > 0, "a shown hand held the Excuse"

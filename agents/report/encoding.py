@@ -63,13 +63,16 @@ def lith_cards() -> list[list[Any]]:
 
 def _categories(hand, config) -> list[int]:
     """Each dealt seat's hand category at the end (index into CATEGORIES); -1 not dealt."""
+    excuse = config.excuse
+    if excuse == "demon":  # the Excuse's role is the hand's coin, as at its showdown
+        excuse = "imposter" if hand.demon_heads else "beggar"
     out = []
     for seat in range(hand.n):
         if not hand.dealt_in[seat]:
             out.append(-1)
             continue
         strength, _ = hand_strength(
-            hand.cards[seat], pawns_and_courts=config.pawns_and_courts, excuse=config.excuse
+            hand.cards[seat], pawns_and_courts=config.pawns_and_courts, excuse=excuse
         )
         out.append(int(category_of(strength)))
     return out
