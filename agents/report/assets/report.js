@@ -116,15 +116,7 @@
     Winds: { glyph: '\u2248', colour: '#2e86c1' },
     Twists: { glyph: '\u221E', colour: '#ca6f1e' },
   };
-  // Suits of Lith by value (1 Knots ... 6 Moons), should the data give numbers.
-  const LITH_SUIT_BY_VALUE = [null, 'Knots', 'Wyrms', 'Leaves', 'Waves', 'Suns', 'Moons'];
-  function suitName(s) {
-    let t = String(s).trim();
-    if (/^\d+$/.test(t) && LITH_SUIT_BY_VALUE[Number(t)]) return LITH_SUIT_BY_VALUE[Number(t)];
-    const dot = t.lastIndexOf('.');
-    if (dot >= 0) t = t.slice(dot + 1);
-    return t.charAt(0).toUpperCase() + t.slice(1).toLowerCase();
-  }
+  const suitName = (s) => String(s);  // the data names every suit (agents.report.encoding)
   const suitInfo = (s) => SUITS[s] || { glyph: s.charAt(0) || '?', colour: '#555' };
 
   const CARDS = (DATA.cards || []).map((c) => {
