@@ -110,7 +110,8 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             make_agent(spec, config.game)  # raises ValueError naming an unknown agent
     labels = [opponents_label(e if isinstance(e, list) else [e]) for e in against]
     if len(set(labels)) < len(labels):
-        raise ValueError(f"experiment.against: an entry is listed twice in {against!r}")
+        what = "a mixed table" if any(isinstance(e, list) for e in against) else "an agent"
+        raise ValueError(f"experiment.against: {what} is listed twice in {against!r}")
     units = table.get("units", DEFAULT_BLOCKS * config.players)
     _check_count("experiment.units", units, config.players)
     seed = table.get("seed", 1)

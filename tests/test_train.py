@@ -480,6 +480,11 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", 'against = ["maniac"]', "unknown agent 'maniac'"),
         ("", 'against = ["tag", "tag"]', "experiment.against: an agent is listed twice"),
         ("", "against = []", "experiment.against: must be a non-empty list of agents"),
+        ("", 'against = [["tag", "rock"]]', "one agent for each of the 1 other seats"),
+        ("", 'against = [["tag", 3]]', "a list of agents for a mixed table, got ['tag', 3]"),
+        ("players = 3", 'against = [["tag", "tag"]]', "an agent is seated twice at the mixed"),
+        ("players = 3", 'against = [["tag", "maniac"]]', "unknown agent 'maniac'"),
+        ("players = 3", 'against = [["tag", "rock"], ["tag", "rock"]]', "a mixed table is listed"),
         ("", "record = 0", "experiment.record: 'all' or a number of hands from 1 to units"),
         ("", 'record = "some"', "experiment.record: 'all' or a number of hands from 1 to"),
         ("", "units = 20\nrecord = 21", "from 1 to units (20), got 21"),
@@ -511,6 +516,21 @@ def test_a_tiny_experiment_reports_the_steps_it_trained(tmp_path, capsys):
     assert experiments_run.main([str(path), "--report-only"]) == 0
     rebuilt = (tmp_path / "run" / "report.md").read_text()
     assert "trained 128 steps (timesteps 100," in rebuilt  # the run's, not the file's 128
+
+
+def test_an_experiment_seats_a_mixed_table(tmp_path):
+    """against = [["tag", "rock"]]: one table, the bot and one agent a seat, rotated through
+    the seats; reported and summarized under the table's name."""
+    from experiments.sweep import seed_figures
+
+    experiment = 'against = ["caller", ["tag", "rock"]]\nunits = 6'
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", "players = 3", experiment)
+    assert experiments_run.main([str(path), "--workers", "1"]) == 0
+    result = json.loads((tmp_path / "run" / "vs_tag+rock" / "results.json").read_text())
+    assert result["agents"] == [f"ppo:{tmp_path / 'run' / 'model.zip'}", "tag", "rock"]
+    assert all(r["hands"] == 6 for r in result["agents_results"].values())
+    assert "| tag + rock | 6 |" in (tmp_path / "run" / "report.md").read_text()
+    assert set(seed_figures(tmp_path / "run")["against"]) == {"caller", "tag + rock"}
 
 
 def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
