@@ -52,8 +52,8 @@ def _card(ch: str) -> int | None:
 def _decode_lith(line: str) -> dict:
     """The test's own reading of a line (the layout documented in docs/report.md)."""
     fields = line.split("|")
-    assert len(fields) == 11
-    ident, agents, dealer, dealt, actions, exchanges, showdown, pots, net, cats, bluffs = fields
+    assert len(fields) == 12
+    ident, agents, dealer, dealt, actions, exchanges, showdown, pots, net, cats, bluffs, _ = fields
     n = len(agents)
     out = {
         "id": ident,
@@ -72,6 +72,7 @@ def _decode_lith(line: str) -> dict:
         "net": [int(x) for x in net.split(",")],
         "categories": [None if c == "." else CATEGORIES[ALPHABET.index(c)] for c in cats],
         "bluffers": sorted(ALPHABET.index(c) for c in bluffs),
+        "demon": {"h": "heads", "t": "tails", "": None}[fields[11]],
     }
     for token in actions.split(",") if actions else []:
         seat, kind, rest = ALPHABET.index(token[0]), KIND_OF[token[1]], token[2:]
@@ -315,6 +316,7 @@ def test_variants_encode_their_showdowns_and_bets(tmp_path, rule):
         excuse = record["config"]["excuse"]
         if excuse == "demon":
             excuse = "imposter" if record["demon_heads"] else "beggar"
+        assert hand["demon"] == record["demon"]  # the coin, when it decided a role
         for seat, cards in record["showdown"].items():
             category = classify(cards, excuse=excuse).category
             assert hand["showdown"][seat]["category"] == category

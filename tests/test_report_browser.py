@@ -156,3 +156,25 @@ def test_gendeneia_games_replay_with_lots_and_trumping(browser, tmp_path):
     result = browser.find_element("id", "result").text
     assert all(str(score) in result for score in record["scores"])
     assert not _errors(browser)
+
+
+def test_the_demon_excuse_shows_its_coin_at_the_showdown(browser, tmp_path):
+    out = tmp_path / "demon"
+    tournament.main(
+        [
+            *("--game", "lith", "--players", "4", "--agents", "tag,bluffer,caller,random"),
+            *("--hands", "400", "--seed", "3", "--rule", "excuse=demon", "--histories"),
+            *("--out", str(out)),
+        ]
+    )
+    assert analyze.main([str(out), "--html"]) == 0
+    records = [json.loads(x) for x in (out / "histories.jsonl").read_text().splitlines()]
+    index = next(i for i, r in enumerate(records) if r["demon"])
+    _open(browser, out / "report.html")
+    browser.execute_script(f"window.reportOpen({index})")
+    browser.find_element("id", "step-end").click()
+    coin = records[index]["demon"]
+    role = "imposter" if coin == "heads" else "beggar"
+    log = browser.find_element("id", "step-log").text
+    assert f"The Excuse plays as the {role}: the demon's coin came up {coin}" in log
+    assert not _errors(browser)

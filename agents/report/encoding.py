@@ -81,7 +81,10 @@ def _categories(hand, config) -> list[int]:
 def lith_line(record: dict[str, Any], hand, agents: Sequence[int], bluffers: set[int]) -> str:
     """One replayed Lith hand (``hand``, from ``replay_hand(record)``) as a line:
 
-    ``id|agents|dealer|dealt|actions|exchanges|showdown|pots|net|categories|bluffers``
+    ``id|agents|dealer|dealt|actions|exchanges|showdown|pots|net|categories|bluffers|demon``
+
+    ``demon``: under ``excuse="demon"``, the coin that gave the Excuse its role at this hand's
+    showdown (``h`` heads: imposter, ``t`` tails: beggar), else empty.
     """
     config = hand.config
     dealt = "".join(
@@ -130,6 +133,7 @@ def lith_line(record: dict[str, Any], hand, agents: Sequence[int], bluffers: set
             ",".join(str(x) for x in record["net"]),
             "".join(NONE if c < 0 else _c(c) for c in categories),
             "".join(_c(s) for s in sorted(bluffers)),
+            {"heads": "h", "tails": "t"}.get(record.get("demon") or "", ""),
         )
     )
 

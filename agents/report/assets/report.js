@@ -206,7 +206,8 @@
       const c = line.charCodeAt(b9 + 1 + s);
       if (c !== 46) seatCat[base + s] = codeIdx(c);
     }
-    for (let q = b10 + 1; q < line.length; q++) { // bluffers
+    const b11 = line.indexOf('|', b10 + 1); // the demon's coin follows the bluffers
+    for (let q = b10 + 1; q < (b11 < 0 ? line.length : b11); q++) { // bluffers
       const s = codeIdx(line.charCodeAt(q));
       if (s >= 0 && s < n) seatFlags[base + s] |= F_BLUFF;
     }
@@ -575,6 +576,7 @@
     let best = -1;
     net.forEach((x, s) => { if (best < 0 || x > net[best]) best = s; });
     const bluffers = Array.from(f[10] || '', ci);
+    const demon = f[11] === 'h' ? 'heads' : f[11] === 't' ? 'tails' : '';
     const row = el('tr', { class: 'hand-row' + (current && current.index === h ? ' selected' : ''),
       'data-index': String(h), 'data-id': f[0], tabindex: '0' },
       el('td', { class: 'id', text: f[0] }),
@@ -645,6 +647,7 @@
     const net = f[8] ? f[8].split(',').map(Number) : agents.map(() => 0);
     const categories = Array.from(f[9] || '', ci);
     const bluffers = Array.from(f[10] || '', ci);
+    const demon = f[11] === 'h' ? 'heads' : f[11] === 't' ? 'tails' : '';
     // The ante: what a seat that won nothing lost beyond its chips put in.
     const chips = agents.map(() => 0);
     for (const a of actions) if (a.seat >= 0 && a.seat < n) chips[a.seat] += a.chips;
@@ -661,7 +664,7 @@
     }
     if (!Number.isFinite(ante) || ante < 0) ante = 0;
     return { index: h, id: f[0], agents, n, dealer: ci(f[2]), dealt, actions, exchanges, showdown,
-      pots, net, categories, bluffers, ante };
+      pots, net, categories, bluffers, demon, ante };
   }
 
   function decodeGendeneia(h) {
@@ -839,6 +842,10 @@
         for (const c of t.cards) known.add(c);
         const category = t.cat >= 0 && t.cat < CATEGORIES.length ? CATEGORIES[t.cat] : '';
         sub.push(`${seatLabel(hand, t.seat)} shows ${listNames(t.cards)}${category ? ': ' + category : ''}`);
+      }
+      if (hand.demon) {
+        const role = hand.demon === 'heads' ? 'imposter' : 'beggar';
+        sub.push(`The Excuse plays as the ${role}: the demon's coin came up ${hand.demon}`);
       }
       for (let s = 0; s < n; s++) st.last[s] = '';
       snap({ text: 'Showdown', phase: 'showdown', sub });
