@@ -25,6 +25,7 @@ import math
 import os
 import platform
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,10 @@ class TrainConfig:
     mixture: str = "uniform"
     meta_units: int | None = None  # hands/games per payoff-table entry (None: 500 blocks)
     uniform_share: float = 0.0  # mixture = "nash": this share of the draws is uniform over members
+    # mixture = "nash": every this many steps (a multiple of self_play_every; 0: never) an
+    # exploiter of the newest snapshot is trained for exploiter_steps and joins the population.
+    exploiter_every: int = 0
+    exploiter_steps: int = 100_000
     eval_every: int = 20_000  # steps between evaluations (0: none)
     eval_units: int | None = None  # hands/games per evaluation pairing (None: 200 blocks)
     checkpoint_every: int = 20_000  # steps between checkpoints (0: none)
@@ -152,6 +157,22 @@ class TrainConfig:
             raise bad("uniform_share", "must be a number from 0 to 1")
         if self.uniform_share and self.mixture != "nash":
             raise bad("uniform_share", "is for mixture = nash only (uniform already draws evenly)")
+        for name in ("exploiter_every", "exploiter_steps"):
+            if not _is_int(getattr(self, name)) or getattr(self, name) < 0:
+                raise bad(name, "must be a non-negative integer")
+        if self.exploiter_every:
+            if self.mixture != "nash":
+                raise bad(
+                    "exploiter_every", "is for mixture = nash only (exploiters join its population)"
+                )
+            if self.exploiter_every % self.self_play_every:
+                raise bad(
+                    "exploiter_every",
+                    f"must be a multiple of self_play_every ({self.self_play_every}): an "
+                    "exploiter is trained against the snapshot taken then",
+                )
+            if self.exploiter_steps < 1:
+                raise bad("exploiter_steps", "must be positive when exploiter_every is set")
         if self.eval_units is not None and (
             not _is_int(self.eval_units) or self.eval_units < 1 or self.eval_units % self.players
         ):
@@ -550,6 +571,35 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             if self.population is not None:
                 self.population.add(path.name, steps)
                 self.record_population(steps)
+                if _due(steps, config.exploiter_every, config.n_envs):
+                    self.add_exploiter(path, steps)
+
+        def add_exploiter(self, snapshot: Path, steps: int) -> None:
+            """Train a best response to ``snapshot`` (its sampling policy, in every other
+            seat) and add it to the population: the learner then trains against what exploits
+            it, as a league's exploiters do."""
+            import torch
+
+            from agents.exploiter import ExploiterSpec, train_exploiter
+
+            name = f"exploiter_{steps}"
+            spec = ExploiterSpec(
+                game=config.game,
+                players=config.players,
+                target=f"ppo:{snapshot}:deterministic=false",
+                out=str(run / "pool" / name),
+                timesteps=config.exploiter_steps,
+                rules=config.rules,
+                seed=config.seed,
+                eval_every=0,
+                final_units=config.players,  # the population's tournaments measure it
+            )
+            found = train_exploiter(spec, say=lambda _: None)
+            torch.set_num_threads(config.torch_threads)  # the exploiter ran on one
+            shutil.copyfile(run / "pool" / name / "exploiter.zip", run / "pool" / f"{name}.zip")
+            say(f"step {steps:,}: exploiter of {snapshot.name}, {found['steps']:,} steps")
+            self.population.add(f"{name}.zip", steps)
+            self.record_population(steps)
 
         def record_population(self, steps: int) -> None:
             """Save the population (its mixture is what the opponents read next), log it to
@@ -906,6 +956,9 @@ HELP = {
     "multiple of players (default: 500 duplicate blocks)",
     "uniform_share": "mixture nash: the share of the draws spread evenly over every member, "
     "the rest by the equilibrium (0 to 1), so members the equilibrium leaves out still play",
+    "exploiter_every": "mixture nash: every this many steps (a multiple of self_play_every; 0: "
+    "never), a best response to the newest snapshot is trained and joins the population",
+    "exploiter_steps": "mixture nash: training steps of each exploiter",
     "eval_every": "steps between evaluation tournaments (0: none)",
     "eval_units": "hands (Lith) or games (Gendeneia) per evaluation pairing, a multiple of "
     "players (a duplicate block plays one deal in every seating)",

@@ -1,15 +1,15 @@
 """A population of strategies for PSRO-style training: members, payoff table, mixture.
 
-Members are agent specs: heuristics (``tag``) and snapshots of the learner
-(``snapshot_50000.zip``, files in the run's pool folder, played by their sampling policy as
-in the self-play pool). Adding a member plays a duplicate tournament of it against every
-member already in (heads-up: one pairing; at more seats: each in one seat against copies of
-the other, both ways), fills its row and column of the payoff table (chips a hand for Lith,
-win share for Gendeneía) and recomputes the equilibrium (``agents.metagame.meta_mixture``);
-the mixture drawn from is the equilibrium, or with ``uniform_share`` that share spread evenly
-over every member and the rest by the equilibrium. The
-population saves itself as ``population.json``; the trainer's opponents read the mixture
-from ``mixture.json`` beside it.
+Members are agent specs: heuristics (``tag``), snapshots of the learner
+(``snapshot_50000.zip``) and exploiters of snapshots (``exploiter_50000.zip``), files in the
+run's pool folder played by their sampling policy as in the self-play pool. Adding a member
+plays a duplicate tournament of it against every member already in (heads-up: one pairing;
+at more seats: each in one seat against copies of the other, both ways), fills its row and
+column of the payoff table (chips a hand for Lith, win share for Gendeneía) and recomputes
+the equilibrium (``agents.metagame.meta_mixture``); the mixture drawn from is the
+equilibrium, or with ``uniform_share`` that share spread evenly over every member and the
+rest by the equilibrium. The population saves itself as ``population.json``; the trainer's
+opponents read the mixture from ``mixture.json`` beside it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ BLOCKS_PER_ENTRY = 500  # duplicate blocks per payoff entry when no unit count i
 def member_spec(member: str, pool_dir: Path) -> str:
     """The agent spec that plays a member: a snapshot's file (its sampling policy, as the
     pool plays it), or the member itself."""
-    if member.startswith("snapshot_") and member.endswith(".zip"):
+    if member.startswith(("snapshot_", "exploiter_")) and member.endswith(".zip"):
         return f"ppo:{Path(pool_dir) / member}:deterministic=false"
     return member
 
@@ -226,4 +226,6 @@ class Population:
 def _short(member: str) -> str:
     if member.startswith("snapshot_") and member.endswith(".zip"):
         return f"snap {int(member[9:-4]):,}"
+    if member.startswith("exploiter_") and member.endswith(".zip"):
+        return f"expl {int(member[10:-4]):,}"
     return member

@@ -160,9 +160,51 @@ def test_a_tiny_population_run_grows_its_population_and_resumes(tmp_path):
     assert resumed["payoffs"][3][:4] == saved["payoffs"][3]
 
 
+NASH = ["--mixture", "nash", "--opponents", "tag,self", "--self-play-every", "512"]
+
+
+def test_exploiters_of_the_snapshots_join_the_population(tmp_path):
+    """exploiter_every: a best response to the snapshot just taken is trained and joins the
+    population as a member (a league's exploiter), drawn by the mixture like the others."""
+    out = tmp_path / "run"
+    argv = [*TINY, "--exploiter-every", "512", "--exploiter-steps", "256", "--out", str(out)]
+    assert train.main(argv) == 0
+    saved = json.loads((out / "pool" / "population.json").read_text())
+    assert saved["members"] == [
+        *("tag", "bluffer", "snapshot_512.zip", "exploiter_512.zip"),
+        *("snapshot_1024.zip", "exploiter_1024.zip"),
+    ]
+    payoffs = np.array(saved["payoffs"])
+    assert payoffs.shape == (6, 6) and np.allclose(payoffs, -payoffs.T)
+    for step in (512, 1024):
+        found = json.loads((out / "pool" / f"exploiter_{step}" / "exploiter.json").read_text())
+        assert (
+            found["spec"]["target"] == f"ppo:{out / 'pool'}/snapshot_{step}.zip:deterministic=false"
+        )
+        assert found["steps"] >= 256 and (out / "pool" / f"exploiter_{step}.zip").is_file()
+    mixture = json.loads((out / "pool" / "mixture.json").read_text())
+    assert mixture["members"] == saved["members"]
+    opponent = train.PoolOpponent(
+        ["tag", "bluffer", "self"], "lith", out / "pool", 5, seed=1,
+        mixture_file=out / "pool" / "mixture.json",
+    )  # fmt: skip
+    assert opponent._agent(opponent._pool()[0][3]).deterministic is False  # sampling, as played
+    assert member_spec("exploiter_512.zip", out / "pool").endswith(":deterministic=false")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["--exploiter-every", "512"], "exploiter_every: is for mixture = nash only"),
+        (
+            [*NASH, "--exploiter-every", "700"],
+            "exploiter_every: must be a multiple of self_play_every (512)",
+        ),
+        (["--exploiter-every", "-1"], "exploiter_every: must be a non-negative integer"),
+        (
+            [*NASH, "--exploiter-every", "512", "--exploiter-steps", "0"],
+            "exploiter_steps: must be positive when exploiter_every is set",
+        ),
         (["--mixture", "best"], "mixture: must be uniform or nash"),
         (["--mixture", "nash", "--opponents", "tag"], "mixture: nash needs 'self'"),
         (["--mixture", "nash", "--opponents", "tag,self", "--meta-units", "3"], "meta_units: must"),
