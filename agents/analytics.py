@@ -20,7 +20,15 @@ import numpy as np
 from lith_env.game import LithConfig
 from lith_env.hands import CATEGORIES, classify, strength
 
-__all__ = ["BLUFF_EQUITY", "RATES", "agent_report", "equity", "format_rate", "hand_percentile"]
+__all__ = [
+    "BLUFF_EQUITY",
+    "RATES",
+    "agent_report",
+    "bets_by_strength",
+    "equity",
+    "format_rate",
+    "hand_percentile",
+]
 
 BLUFF_EQUITY = 0.3  # a bet or raise with less showdown equity than this counts as a bluff
 RATES = (
@@ -180,3 +188,15 @@ def agent_report(
             "mean exchange gain": float(np.mean(gains[agent])) if gains[agent] else None,
         }
     return report
+
+
+def bets_by_strength(
+    decisions: Iterable[dict[str, Any]], agent: str, bins: int = 10
+) -> list[tuple[int, int]]:
+    """Per tenth (``bins`` equal slices) of hand-strength percentile: how many of ``agent``'s
+    betting decisions bet or raised, and how many there were."""
+    bets = [d for d in decisions if d["agent"] == agent and d["phase"] == "bet"]
+    strength = np.array([d["percentile"] for d in bets], dtype=float)
+    aggressive = np.array([d["kind"] in ("bet", "raise") for d in bets], dtype=bool)
+    which = np.clip(np.digitize(strength, np.linspace(0, 1, bins + 1)) - 1, 0, bins - 1)
+    return [(int(aggressive[which == b].sum()), int((which == b).sum())) for b in range(bins)]

@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from agents.analytics import bets_by_strength
 from agents.stats import proportion_interval
 
 __all__ = ["colour_limit", "plot_analytics", "plot_tournament"]
@@ -167,16 +168,11 @@ def plot_analytics(
     fig, ax = plt.subplots(figsize=(9, 5))
     agents = sorted(report)
     for i, agent in enumerate(agents):
-        bets = [d for d in decisions if d["agent"] == agent and d["phase"] == "bet"]
-        if not bets:
+        counts = bets_by_strength(decisions, agent, len(bins) - 1)
+        total = sum(n for _, n in counts)
+        if not total:
             continue
-        strength = np.array([d["percentile"] for d in bets])
-        aggressive = np.array([d["kind"] in ("bet", "raise") for d in bets])
-        which = np.clip(np.digitize(strength, bins) - 1, 0, len(bins) - 2)
-        shares = [
-            proportion_interval(int(aggressive[which == b].sum()), int((which == b).sum()))
-            for b in range(len(bins) - 1)
-        ]
+        shares = [proportion_interval(k, n) for k, n in counts]
         mean = np.array([s.mean for s in shares])
         low = np.array([s.low for s in shares])
         high = np.array([s.high for s in shares])
@@ -187,7 +183,7 @@ def plot_analytics(
             yerr=[np.maximum(mean - low, 0), np.maximum(high - mean, 0)],  # rounding
             marker="o",
             capsize=2,
-            label=f"{_label(agent)} (n={len(bets):,})",
+            label=f"{_label(agent)} (n={total:,})",
         )
     if equilibrium is not None:
         label, shares = equilibrium

@@ -150,9 +150,9 @@ def gendeneia_cards() -> list[list[Any]]:
     return [[card_name(c), value(c), SUIT_NAMES[card_name(c)[-1]]] for c in range(GENDENEIA_CARDS)]
 
 
-def _table(game) -> dict[tuple[str, int, int], list[tuple[int, int]]]:
+def _table(game) -> dict[tuple[str, int], list[tuple[int, int]]]:
     """Every pair on the table: (owner: a seat's character or "t" for the round's temporary
-    lots, owner seat or -1, lot index) -> pairs."""
+    lots, lot index) -> its (choice, force) pairs."""
     out = {}
     for seat, lots in enumerate(game.lots):
         for i, lot in enumerate(lots):

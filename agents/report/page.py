@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from agents.analytics import BLUFF_EQUITY, RATES
+from agents.analytics import BLUFF_EQUITY, RATES, bets_by_strength
 from agents.report import encoding, svg
 
 __all__ = ["ReportError", "build_report", "write_report"]
@@ -238,12 +238,7 @@ def _charts_section(decisions: list[dict[str, Any]], report: dict[str, Any]) -> 
     agents = sorted(report)
     series = []
     for agent in agents:
-        counts = [[0, 0] for _ in range(10)]
-        for d in decisions:
-            if d["agent"] == agent and d["phase"] == "bet":
-                b = min(int(d["percentile"] * 10), 9)
-                counts[b][0] += d["kind"] in ("bet", "raise")
-                counts[b][1] += 1
+        counts = bets_by_strength(decisions, agent)
         points = [
             (
                 (b + 0.5) / 10,
