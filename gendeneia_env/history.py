@@ -10,6 +10,7 @@ a seed: a game started without one draws it (see :class:`~gendeneia_env.game.Gen
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from gendeneia_env.cards import parse_card
@@ -43,8 +44,8 @@ def game_record(game: GendeneiaGame) -> dict[str, Any]:
     }
 
 
-def replay_game(record: dict[str, Any]) -> GendeneiaGame:
-    """Replay a record's actions from its seed; check the result. Returns the replayed game."""
+def start_game(record: dict[str, Any]) -> GendeneiaGame:
+    """The game a record starts from (its seed's deal), its header checked."""
     if not isinstance(record, dict):
         raise ValueError(f"record: must be a JSON object, got {type(record).__name__}")
     if record.get("format") != FORMAT:
@@ -59,7 +60,16 @@ def replay_game(record: dict[str, Any]) -> GendeneiaGame:
         config = GendeneiaConfig(**record["config"])
     except TypeError as error:
         raise ValueError(f"config: {error}") from None
-    game = GendeneiaGame(config, seed=seed, first_player=record["first_player"])
+    return GendeneiaGame(config, seed=seed, first_player=record["first_player"])
+
+
+def replay_game(
+    record: dict[str, Any],
+    after_step: Callable[[GendeneiaGame, GAction, dict[str, Any]], None] | None = None,
+) -> GendeneiaGame:
+    """Replay a record's actions from its seed; check the result. Returns the replayed game.
+    ``after_step(game, action, entry)``, if given, sees the game after each action."""
+    game = start_game(record)
     for i, entry in enumerate(record["actions"]):
         try:
             action = GAction(
@@ -72,6 +82,8 @@ def replay_game(record: dict[str, Any]) -> GendeneiaGame:
             game.apply(action)
         except (KeyError, TypeError, ValueError, IllegalActionError) as error:
             raise ValueError(f"actions[{i}]: {error}") from None
+        if after_step is not None:
+            after_step(game, action, entry)
     replayed = game_record(game)
     for key in ("over", "end", "rounds", "reshuffles", "lots", "scores", "winners"):
         if key in record and record[key] != replayed[key]:

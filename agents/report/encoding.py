@@ -187,36 +187,31 @@ def gendeneia_line(record: dict[str, Any], agents: Sequence[int], game_id: str) 
     ``H`` seat choice force (a seat's new hand) and pairs put down (``+``) or taken away
     (``-``) as owner, lot (0 Collars, 1 Hope, 2 Blood), choice, force.
     """
-    from gendeneia_env.cards import parse_card
-    from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
-    from gendeneia_env.history import replay_game
+    from gendeneia_env.history import replay_game, start_game
 
-    replay_game(record)  # checks the whole record first, naming a bad field
-    game = GendeneiaGame(
-        GendeneiaConfig(**record["config"]),
-        seed=record["seed"],
-        first_player=record["first_player"],
-    )
-    n = game.config.num_players
-    hands = "".join(_c(h[0]) + _c(h[1]) for h in game.hands)
+    start = start_game(record)  # the deal only: the replay below plays the game
+    n = start.config.num_players
+    hands = "".join(_c(h[0]) + _c(h[1]) for h in start.hands)
+    before = {"table": _table(start), "hands": [tuple(h) for h in start.hands]}
     steps = []
-    for entry in record["actions"]:
-        card = parse_card(entry["card"]) if entry.get("card") is not None else None
-        action = GAction(entry["kind"], target=entry.get("target"), card=card)
-        before_table, before_hands = _table(game), [tuple(h) for h in game.hands]
-        game.apply(action)
+
+    def encode_step(game: Any, action: Any, entry: dict[str, Any]) -> None:
         token = _c(entry["seat"]) + GENDENEIA_KINDS[entry["kind"]]
         if action.target is not None:
             token += _c(action.target)
-        if card is not None:
-            token += _c(card)
+        if action.card is not None:
+            token += _c(action.card)
+        after = {"table": _table(game), "hands": [tuple(h) for h in game.hands]}
         changes = [
             "H" + _c(s) + _c(game.hands[s][0]) + _c(game.hands[s][1])
             for s in range(n)
-            if tuple(game.hands[s]) != before_hands[s]
+            if after["hands"][s] != before["hands"][s]
         ]
-        changes += _pair_changes(before_table, _table(game))
+        changes += _pair_changes(before["table"], after["table"])
         steps.append(token + ":" + ",".join(changes))
+        before.update(after)
+
+    game = replay_game(record, after_step=encode_step)  # names a bad field of the record
     return "|".join(
         (
             game_id,
