@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +43,32 @@ RATES = (
     "won at showdown",
     "exchange rate",
 )
+
+
+def read_jsonl(
+    path: str | Path, check: Callable[[dict[str, Any]], None] | None = None
+) -> list[dict[str, Any]]:
+    """The JSON objects of a ``.jsonl`` file (a tournament's decisions or hand records);
+    ``ValueError`` names the file and line of one that is not a JSON object or that
+    ``check(found)`` rejects with a ``ValueError``."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                found = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: not JSON ({error})") from None
+            if not isinstance(found, dict):
+                raise ValueError(f"{path}:{number}: a JSON object expected, got {line.strip()!r}")
+            if check is not None:
+                try:
+                    check(found)
+                except ValueError as error:
+                    raise ValueError(f"{path}:{number}: {error}") from None
+            out.append(found)
+    return out
 
 
 def format_rate(row: dict[str, Any] | None) -> str:

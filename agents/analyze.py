@@ -22,7 +22,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.analytics import BLUFF_EQUITY, RATES, agent_report, format_rate
+from agents.analytics import BLUFF_EQUITY, RATES, agent_report, format_rate, read_jsonl
 
 __all__ = ["main"]
 
@@ -126,23 +126,17 @@ def _equilibrium_line(directory: str, config, parser: argparse.ArgumentParser):
     return f"equilibrium (solved:{directory})", shares
 
 
+def _check_decision(decision: dict) -> None:
+    missing = [k for k in (*DECISION_FIELDS, *OUTCOME_FIELDS) if k not in decision]
+    if missing:
+        raise ValueError(f"the decision has no {', '.join(missing)}")
+
+
 def _read_decisions(path: Path, parser: argparse.ArgumentParser) -> list[dict]:
-    decisions = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                decision = json.loads(line)
-            except json.JSONDecodeError as error:
-                parser.error(f"{path}:{number}: not a JSON decision ({error})")
-            if not isinstance(decision, dict):
-                parser.error(f"{path}:{number}: a decision is a JSON object, got {line.strip()!r}")
-            missing = [k for k in (*DECISION_FIELDS, *OUTCOME_FIELDS) if k not in decision]
-            if missing:
-                parser.error(f"{path}:{number}: the decision has no {', '.join(missing)}")
-            decisions.append(decision)
-    return decisions
+    try:
+        return read_jsonl(path, check=_check_decision)
+    except ValueError as error:
+        parser.error(str(error))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

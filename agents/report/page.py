@@ -47,19 +47,12 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
     """The JSON objects of a ``.jsonl`` file; ``ReportError`` naming the line of a bad one."""
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                found = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ReportError(f"{path}:{number}: not JSON ({error})") from None
-            if not isinstance(found, dict):
-                raise ReportError(f"{path}:{number}: a JSON object expected")
-            out.append(found)
-    return out
+    from agents.analytics import read_jsonl
+
+    try:
+        return read_jsonl(path)
+    except ValueError as error:
+        raise ReportError(str(error)) from None
 
 
 NO_RECORDS = (
