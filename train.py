@@ -57,6 +57,7 @@ PACKAGES = (
 )
 COMMIT_VARIABLE = "DECKTET_RL_COMMIT"  # set for Ray workers by distributed.cluster
 MAX_SEED = 2**32 - 1  # SB3 seeds numpy's global generator, which takes 32 bits
+MIXTURES = ("uniform", "nash", "best_response")
 EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 
 
@@ -77,6 +78,7 @@ class TrainConfig:
     rules: dict[str, Any] = field(default_factory=dict)  # game rules, e.g. {betting = "no-limit"}
     reward: str = "final"  # Gendeneia only: final or shaped
     learning_rate: float = 3e-4
+    learning_rate_end: float | None = None  # None: constant; else linear down to it by timesteps
     n_steps: int = 512  # steps per env between updates
     batch_size: int = 256
     n_epochs: int = 5
@@ -88,7 +90,9 @@ class TrainConfig:
     pool_size: int = 5  # newest snapshots kept in the pool (mixture = "uniform")
     # How the other seats are drawn: "uniform" over the named opponents and the newest
     # snapshots, or "nash": every snapshot joins a population with the named opponents, and
-    # each is drawn by its weight in the equilibrium of the population's payoff table (PSRO).
+    # each is drawn by its weight in the equilibrium of the population's payoff table (PSRO),
+    # or "best_response": the other seat plays the exact best response to the learner's
+    # newest snapshot (exploitability descent; heads-up limit games the exact solver handles).
     mixture: str = "uniform"
     meta_units: int | None = None  # hands/games per payoff-table entry (None: 500 blocks)
     uniform_share: float = 0.0  # mixture = "nash": this share of the draws is uniform over members
@@ -139,8 +143,14 @@ class TrainConfig:
                 raise bad(name, f"must be 0 (never) or at least n_envs ({self.n_envs})")
         if "self" in self.opponents and self.self_play_every == 0:
             raise bad("self_play_every", "must be positive when the opponents include self")
-        if self.mixture not in ("uniform", "nash"):
-            raise bad("mixture", "must be uniform or nash")
+        if self.mixture not in MIXTURES:
+            raise bad("mixture", "must be " + ", ".join(MIXTURES[:-1]) + " or " + MIXTURES[-1])
+        if self.mixture == "best_response" and self.opponents != ["self"]:
+            raise bad(
+                "opponents",
+                "must be ['self'] with mixture = best_response (the other seat is the exact "
+                "best response to the learner's snapshots)",
+            )
         if self.mixture == "nash" and "self" not in self.opponents:
             raise bad("mixture", "nash needs 'self' among the opponents (snapshots join it)")
         if self.meta_units is not None and (
@@ -193,6 +203,10 @@ class TrainConfig:
             value = getattr(self, name)
             if not _is_number(value) or not 0 < value <= 1:
                 raise bad(name, "must be a number in (0, 1]")
+        if self.learning_rate_end is not None and (
+            not _is_number(self.learning_rate_end) or not 0 < self.learning_rate_end <= 1
+        ):
+            raise bad("learning_rate_end", "must be a number in (0, 1] (or absent: constant)")
         if not _is_number(self.ent_coef) or not 0 <= self.ent_coef < math.inf:
             raise bad("ent_coef", "must be a non-negative number")
         if not isinstance(self.net_arch, list) or not all(
@@ -209,6 +223,17 @@ class TrainConfig:
             if spec != "self":
                 make_agent(spec, self.game)  # raises ValueError naming the problem
         self.game_config()  # raises ValueError naming a bad or unknown rule
+        if self.mixture == "best_response":
+            from lith_env.solve import check_solvable
+
+            if self.game != "lith":
+                raise bad("game", "must be lith with mixture = best_response (the solver's game)")
+            try:
+                check_solvable(self.game_config())
+            except ValueError as error:
+                raise ValueError(
+                    f"mixture: best_response needs a game the exact solver handles ({error})"
+                ) from None
 
     @property
     def rollout_steps(self) -> int:
@@ -353,6 +378,7 @@ class PoolOpponent:
         # reset, so an unseeded member (random, bluffer) would make the same seed give
         # different games. (Single envs reseed the member they draw at every reset.)
         self.specs = list(specs)
+        self.game, self.config = game, config
         names = [s for s in specs if s != "self"]
         self.named = [
             make_agent(s, game, seed=seed * 1000 + i, config=config) for i, s in enumerate(names)
@@ -420,15 +446,22 @@ class PoolOpponent:
         return members, None
 
     def _agent(self, member: Any) -> Any:
-        """A member as an agent: snapshots are loaded once, and dropped when they leave the pool."""
+        """A member as an agent: snapshots (and exact best responses, folders) are loaded once,
+        and dropped when they leave the pool or the mixture."""
         if not isinstance(member, Path):
             return member
         if member not in self.loaded:
+            from agents import make_agent
             from agents.ppo import PPOAgent
 
             if self.mixture_file is None:  # the uniform pool forgets snapshots that left it
                 self.loaded = {p: a for p, a in self.loaded.items() if p in self.snapshots()}
-            self.loaded[member] = PPOAgent(member, deterministic=False)
+            elif self._mixture is not None:  # best responses replace each other
+                self.loaded = {p: a for p, a in self.loaded.items() if p in self._mixture[1]}
+            if member.is_dir():
+                self.loaded[member] = make_agent(f"solved:{member}", self.game, config=self.config)
+            else:
+                self.loaded[member] = PPOAgent(member, deterministic=False)
         return self.loaded[member]
 
     def act(self, observation, action_mask) -> int:
@@ -470,7 +503,7 @@ def pool_opponents(config: TrainConfig, pool_dir: Path, rules: Any, seed: int) -
             config.pool_size,
             seed=seed + k,
             config=rules,
-            mixture_file=pool_dir / "mixture.json" if config.mixture == "nash" else None,
+            mixture_file=pool_dir / "mixture.json" if config.mixture != "uniform" else None,
         )
         for k in range(config.players - 1)
     ]
@@ -538,15 +571,28 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             super().__init__()
             self.metrics = _read_metrics(run)
             self.population = None
+            self.exact_game = None
 
         def _on_training_start(self) -> None:
             if config.mixture == "nash":
                 self.population = _population(config, run, self.num_timesteps)
                 self.record_population(self.num_timesteps)
+            self.best_response_step = None
+
+        def _on_rollout_start(self) -> None:
+            # Before the rollout, so that its hands are played against the best response to
+            # the policy that plays them (at a step, it would answer the policy before the update).
+            steps, last = self.num_timesteps, self.best_response_step
+            if config.mixture == "best_response" and (
+                last is None or steps - last >= config.self_play_every
+            ):
+                self.best_response(steps)
+                self.best_response_step = steps
 
         def _on_step(self) -> bool:
             steps = self.num_timesteps
-            if "self" in config.opponents and _due(steps, config.self_play_every, config.n_envs):
+            due = _due(steps, config.self_play_every, config.n_envs)
+            if due and "self" in config.opponents and config.mixture != "best_response":
                 self.snapshot(steps)
             if _due(steps, config.eval_every, config.n_envs):
                 self.evaluate(steps)
@@ -573,6 +619,35 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
                 self.record_population(steps)
                 if _due(steps, config.exploiter_every, config.n_envs):
                     self.add_exploiter(path, steps)
+
+        def best_response(self, steps: int) -> None:
+            """Make the exact best response to the learner's sampling policy the other seat's
+            player (``mixture = "best_response"``), and record the learner's exploitability."""
+            from agents.exploitability import best_response_to, solvable_game
+            from agents.ppo import PPOAgent
+
+            if self.exact_game is None:
+                self.exact_game = solvable_game(config.game_config())
+            pool = run / "pool"
+            name = f"best_response_{steps}"
+            learner = PPOAgent.of_model(self.model, deterministic=False)
+            figures = best_response_to(learner, self.exact_game, "the learner", pool / name)
+            mixture = pool / "mixture.json"
+            scratch = pool / "mixture.json.part"  # replaced in one step: envs read it any time
+            scratch.write_text(json.dumps({"members": [name], "weights": [1.0]}))
+            scratch.replace(mixture)
+            # Keep the newest two: a subprocess env may still be loading the one before.
+            done = sorted(pool.glob("best_response_*"), key=lambda p: int(p.name.split("_")[-1]))
+            for old in done[:-2]:
+                shutil.rmtree(old)
+            entry = {"step": steps, **{k: float(v) for k, v in figures.items()}}
+            self.metrics.setdefault("best_response", []).append(entry)
+            self.logger.record("exact/exploitability", entry["exploitability"])
+            if verbose:
+                say(
+                    f"step {steps:,}: exact best response, the learner's exploitability "
+                    f"{entry['exploitability']:.4f} chips/hand"
+                )
 
         def add_exploiter(self, snapshot: Path, steps: int) -> None:
             """Train a best response to ``snapshot`` (its sampling policy, in every other
@@ -789,6 +864,16 @@ def steps_of(path: Path) -> int:
         raise ValueError(f"resume: cannot continue from {str(path)!r}: {error}") from None
 
 
+def learning_rate(config: TrainConfig) -> Any:
+    """PPO's learning rate: constant, or SB3's linear schedule from ``learning_rate`` at the
+    first step to ``learning_rate_end`` at ``timesteps``."""
+    if config.learning_rate_end is None:
+        return config.learning_rate
+    from stable_baselines3.common.utils import LinearSchedule
+
+    return LinearSchedule(config.learning_rate, config.learning_rate_end, end_fraction=1.0)
+
+
 def load_for_resume(path: Path, env):
     """A checkpoint that loads and fits the env, or a ValueError saying what is wrong."""
     from sb3_contrib import MaskablePPO
@@ -855,7 +940,7 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
             model = MaskablePPO(
                 "MlpPolicy",
                 vec,
-                learning_rate=config.learning_rate,
+                learning_rate=learning_rate(config),
                 n_steps=config.n_steps,
                 batch_size=config.batch_size,
                 n_epochs=config.n_epochs,
@@ -939,6 +1024,8 @@ HELP = {
     "every table in one numpy engine)",
     "reward": "final or shaped (Gendeneia only; Lith pays the chips won or lost)",
     "learning_rate": "PPO learning rate, in (0, 1]",
+    "learning_rate_end": "if given, the learning rate falls linearly from learning_rate to this "
+    "at timesteps, in (0, 1]",
     "n_steps": "steps per env between updates",
     "batch_size": "PPO minibatch size (at most n_envs x n_steps)",
     "n_epochs": "PPO epochs per update",
@@ -947,11 +1034,14 @@ HELP = {
     "ent_coef": "entropy bonus, at least 0",
     "net_arch": "hidden layer widths of the policy and value networks, comma-separated",
     "self_play_every": "steps between snapshots added to the pool (with 'self' among the "
-    "opponents; 0: none)",
+    "opponents; 0: none), or between best responses (mixture best_response)",
     "pool_size": "newest snapshots kept in the pool (mixture uniform)",
     "mixture": "how the other seats are drawn: uniform (over the named opponents and the "
-    "newest snapshots) or nash (PSRO: every snapshot joins a population with the named "
-    "opponents, drawn by the equilibrium of their payoff table; needs 'self')",
+    "newest snapshots), nash (PSRO: every snapshot joins a population with the named "
+    "opponents, drawn by the equilibrium of their payoff table; needs 'self') or "
+    "best_response (exploitability descent: the other seat plays the exact best response to "
+    "the learner, computed again every self_play_every steps; opponents 'self' only, on a "
+    "heads-up limit Lith game the exact solver handles, e.g. --rule rounds=1)",
     "meta_units": "mixture nash: hands (Lith) or games (Gendeneia) per payoff-table entry, a "
     "multiple of players (default: 500 duplicate blocks)",
     "uniform_share": "mixture nash: the share of the draws spread evenly over every member, "
@@ -966,7 +1056,12 @@ HELP = {
     "torch_threads": "torch threads; runs repeat bit for bit only with the same count",
 }
 # How a flag's text becomes a field's value, by the field's annotation.
-KINDS = {"int": "an integer", "int | None": "an integer", "float": "a number"}
+KINDS = {
+    "int": "an integer",
+    "int | None": "an integer",
+    "float": "a number",
+    "float | None": "a number",
+}
 
 
 def agent_list(game: str) -> str:
@@ -1049,7 +1144,7 @@ def _coerce(name: str, text: str) -> Any:
             return [int(width) for width in text.split(",") if width.strip()]
         if kind in ("int", "int | None"):
             return int(text)
-        if kind == "float":
+        if kind in ("float", "float | None"):
             return float(text)
     except ValueError:
         expected = "comma-separated integers" if name == "net_arch" else KINDS[kind]

@@ -38,6 +38,15 @@ class PPOAgent:
         self.deterministic = deterministic
         self.seed = seed
 
+    @classmethod
+    def of_model(cls, model: Any, deterministic: bool = True) -> PPOAgent:
+        """An agent playing a MaskablePPO model in memory (the one being trained: shared,
+        not copied), e.g. to measure it without saving it first."""
+        agent = cls.__new__(cls)
+        agent.model, agent.path = model, Path("<model in memory>")
+        agent.deterministic, agent.seed = deterministic, None
+        return agent
+
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = seed

@@ -205,7 +205,6 @@ def test_exploiters_of_the_snapshots_join_the_population(tmp_path):
             [*NASH, "--exploiter-every", "512", "--exploiter-steps", "0"],
             "exploiter_steps: must be positive when exploiter_every is set",
         ),
-        (["--mixture", "best"], "mixture: must be uniform or nash"),
         (["--mixture", "nash", "--opponents", "tag"], "mixture: nash needs 'self'"),
         (["--mixture", "nash", "--opponents", "tag,self", "--meta-units", "3"], "meta_units: must"),
         (["--meta-units", "40"], "meta_units: is for mixture = nash only"),
