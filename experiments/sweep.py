@@ -28,10 +28,15 @@ from experiments.run import opponents_label
 
 __all__ = ["parse_seeds", "run_sweep", "seed_figures", "summarize_sweep"]
 
+# Rows a run has only if its experiment measured them: learned exploiters' gains, and the
+# final model's exact exploitability (``exact_exploitability = true``), in chips/100 hands.
+MEASURES = ("exploiter", "exploiter-sampling", "exact-sampling", "exact-argmax")
+
 
 def seed_figures(run: Path) -> dict[str, Any]:
     """A finished run's results: per opponent the bot's mean and interval (Lith: chips/100
-    hands; Gendeneía: win rate), and the exploiter's gain if the experiment trained one."""
+    hands; Gendeneía: win rate), the exploiter's gain if the experiment trained one, and the
+    final model's exact exploitability (chips/100 hands) if the experiment measured it."""
     figures: dict[str, Any] = {"against": {}}
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
@@ -46,6 +51,11 @@ def seed_figures(run: Path) -> dict[str, Any]:
         if exploiter.is_file():
             gain = json.loads(exploiter.read_text())["gain"]
             figures[name] = {k: gain[k] for k in ("mean", "low", "high")}
+    exact = run / "exact_exploitability.json"
+    if exact.is_file():
+        final = json.loads(exact.read_text())[-1]  # model.zip, the run's last model
+        for policy in ("sampling", "argmax"):
+            figures[f"exact-{policy}"] = {"mean": 100 * final[policy]}
     return figures
 
 
@@ -56,8 +66,8 @@ def summarize_sweep(per_seed: dict[int, dict[str, Any]]) -> dict[str, Any]:
     seeds = sorted(per_seed)
     opponents = list(per_seed[seeds[0]]["against"])
     rows: dict[str, Any] = {}
-    for name in [*opponents, "exploiter", "exploiter-sampling"]:
-        if name.startswith("exploiter"):
+    for name in [*opponents, *MEASURES]:
+        if name in MEASURES:
             values = [per_seed[s].get(name, {}).get("mean") for s in seeds]
             if any(v is None for v in values):
                 continue
@@ -145,7 +155,8 @@ def sweep_report(summary: dict[str, Any], path: Path) -> str:
         f"`python -m experiments.run {path} --seeds {','.join(map(str, seeds))}`: "
         f"{len(seeds)} training seeds, each evaluated alike ({unit}; the exploiter rows: an "
         "exploiter's gain against the bot's most likely action, and against its sampling "
-        "policy). Across seeds: the mean with a Student-t 95% interval over the "
+        "policy; the exact rows: the final model's exact exploitability, `agents.exploitability`, "
+        "in chips/100 hands). Across seeds: the mean with a Student-t 95% interval over the "
         "seeds, and the standard deviation.",
         "",
         "| against | " + " | ".join(f"seed {s}" for s in seeds) + " | mean | 95% interval | sd |",

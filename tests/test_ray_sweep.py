@@ -58,6 +58,11 @@ def test_a_sweep_summary_gives_each_seed_the_mean_the_interval_and_the_best():
     assert tag["mean"] == pytest.approx(20.0) and tag["std"] == pytest.approx(10.0)
     assert tag["low"] == pytest.approx(20 - 4.302653 * 10 / 3**0.5, rel=1e-5)
     assert summary["best_seed"] == 2 and "exploiter" not in summary["across_seeds"]
+    assert "exact-sampling" not in summary["across_seeds"]  # measured by no seed
+    for s in per_seed:
+        per_seed[s]["exact-sampling"] = {"mean": 4.0 + s}
+    exact = summarize_sweep(per_seed)["across_seeds"]["exact-sampling"]
+    assert exact["seeds"] == {1: 5.0, 2: 6.0, 3: 7.0} and exact["mean"] == pytest.approx(6.0)
 
 
 @pytest.mark.parametrize(

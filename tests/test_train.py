@@ -560,6 +560,12 @@ def test_a_one_round_experiment_measures_its_exact_exploitability(tmp_path):
     report = (tmp_path / "run" / "report.md").read_text()
     assert "## Exact exploitability" in report and f"{curve[0]['sampling']:.4f}" in report
     assert (tmp_path / "run" / "exact_exploitability.png").is_file()
+    # a seed sweep summarizes the final model's figure, in chips/100 hands like the others
+    from experiments.sweep import seed_figures
+
+    figures = seed_figures(tmp_path / "run")
+    assert figures["exact-sampling"]["mean"] == pytest.approx(100 * curve[-1]["sampling"])
+    assert figures["exact-argmax"]["mean"] == pytest.approx(100 * curve[-1]["argmax"])
 
 
 def test_an_experiment_can_end_with_an_exploiter(tmp_path):
