@@ -13,12 +13,12 @@ from agents.base import make_agent
 from agents.exploitability import best_response_to, solvable_game
 from agents.rules import game_config
 
-ONE_ROUND = [
-    "--game", "lith", "--players", "2", "--rule", "rounds=1", "--vec-env", "batched",
-    "--n-envs", "64", "--n-steps", "64", "--batch-size", "512", "--eval-every", "0",
-    "--checkpoint-every", "0", "--no-progress-bar", "--seed", "3",
+BASE = [
+    "--game", "lith", "--players", "2", "--vec-env", "batched", "--n-envs", "64",
+    "--n-steps", "64", "--batch-size", "512", "--eval-every", "0", "--checkpoint-every", "0",
+    "--no-progress-bar", "--seed", "3", "--opponents", "self", "--mixture", "best_response",
 ]  # fmt: skip
-DESCENT = [*ONE_ROUND, "--opponents", "self", "--mixture", "best_response"]
+DESCENT = [*BASE, "--rule", "rounds=1"]
 
 
 def _exploitability(model_path) -> float:
@@ -83,11 +83,11 @@ def test_the_same_seed_gives_the_same_descent_and_a_resume_continues_it(tmp_path
     ("argv", "message"),
     [
         (
-            [*ONE_ROUND, "--mixture", "best_response"],
+            ["--rule", "rounds=1", "--mixture", "best_response"],
             "opponents: must be ['self'] with mixture = best_response",
         ),
         (
-            [*ONE_ROUND, "--mixture", "best_response", "--opponents", "tag,self"],
+            [*DESCENT, "--opponents", "tag,self"],
             "opponents: must be ['self'] with mixture = best_response",
         ),
         (
@@ -116,3 +116,17 @@ def test_bad_best_response_options_are_named(argv, message, tmp_path, capsys):
     assert train.main([*argv, "--out", str(tmp_path / "never")]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "never").exists()
+
+
+def test_a_game_with_exchanges_descends_too(tmp_path):
+    """Two rounds on seven cards (six dealt, one to draw): the exchange game's solver gives the
+    best responses."""
+    out = tmp_path / "run"
+    cards = ["--rule", "rounds=2", "--rule", "cards=0,7,11,15,21,27,33", "--rule", "max_raises=0"]
+    argv = [*BASE, *cards, "--self-play-every", "4096", "--timesteps", "12288"]
+    assert train.main([*argv, "--out", str(out)]) == 0
+    curve = json.loads((out / "metrics.json").read_text())["best_response"]
+    assert [entry["step"] for entry in curve] == [0, 4096, 8192]
+    assert curve[-1]["exploitability"] < 0.8 * curve[0]["exploitability"]
+    solution = json.loads((out / "pool" / "best_response_8192" / "solution.json").read_text())
+    assert solution["config"]["rounds"] == 2
