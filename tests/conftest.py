@@ -16,3 +16,19 @@ def ray_cluster():
 
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def sb3_log_folder(tmp_path_factory):
+    """SB3 makes a folder for its logger at every ``learn()`` without ``tensorboard_log``, in
+    the system's temporary folder unless ``SB3_LOGDIR`` says where: keep the tests' there."""
+    import os
+
+    folder = tmp_path_factory.mktemp("sb3-logs")
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ["SB3_LOGDIR"]
+    else:
+        os.environ["SB3_LOGDIR"] = before
