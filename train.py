@@ -636,9 +636,14 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             scratch = pool / "mixture.json.part"  # replaced in one step: envs read it any time
             scratch.write_text(json.dumps({"members": [name], "weights": [1.0]}))
             scratch.replace(mixture)
-            # Keep the newest two: a subprocess env may still be loading the one before.
-            done = sorted(pool.glob("best_response_*"), key=lambda p: int(p.name.split("_")[-1]))
-            for old in done[:-2]:
+
+            # Keep this one and the one before: a subprocess env may still be loading it.
+            def step(path: Path) -> int:
+                return int(path.name.rsplit("_", 1)[1])
+
+            earlier = sorted((p for p in pool.glob("best_response_*") if step(p) < steps), key=step)
+            later = [p for p in pool.glob("best_response_*") if step(p) > steps]
+            for old in [*earlier[:-1], *later]:
                 shutil.rmtree(old)
             entry = {"step": steps, **{k: float(v) for k, v in figures.items()}}
             self.metrics.setdefault("best_response", []).append(entry)
@@ -921,6 +926,7 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
         # evaluations would be mixed with the new ones.
         for stale in [
             *pool_dir.glob("snapshot_*.zip"),
+            *pool_dir.glob("exploiter_*.zip"),
             *run.glob("checkpoints/model_*.zip"),
             run / "metrics.json",
             pool_dir / "population.json",
@@ -928,6 +934,9 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
             run / "population.png",
         ]:
             stale.unlink(missing_ok=True)
+        for folder in [*pool_dir.glob("exploiter_*"), *pool_dir.glob("best_response_*")]:
+            if folder.is_dir():
+                shutil.rmtree(folder)
     if config.vec_env == "batched":
         vec = make_batched_env(config, pool_dir)
     else:
