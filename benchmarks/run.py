@@ -31,9 +31,11 @@ blocks in one process) and what it adds at the default task size. Ray's start is
 ``population``: ``train.py``'s learner steps per second with the plain self-play pool
 (``mixture = "uniform"``) and with population training (``mixture = "nash"``), the same
 heads-up run otherwise (64 batched tables, ``tag, bluffer, rock, caller, self``, a snapshot
-every tenth of the run); then where the time goes in each, from a profiled run of the same
-length: the engine and observations, the opponents' inference, the learner's network acting,
-its updates, and the population's payoff tournaments.
+every tenth of the run); and on the one-round game, self-play against the newest snapshot
+and exploitability descent (``mixture = "best_response"``), both every 4,096 steps; then where
+the time goes in each, from a profiled run of the same length: the engine and observations,
+the opponents' inference, the learner's network acting, its updates, the population's
+payoff tournaments and the exact best responses.
 ``report``: ``report.html`` (``agents.analyze --html``) of a heads-up batched tournament
 (``tag`` against ``bluffer``, every hand recorded) in Debian's headless Chromium: the time to
 open the page (navigation start to a built hand browser) and to apply a filter, with
@@ -723,12 +725,14 @@ TRAINING_PARTS = {
     "learner's update (PPO epochs)": ("ppo_mask/ppo_mask.py", "train"),
     "population: payoff tournaments and mixture": ("agents/population.py", "add"),
     "population: its plot (population.png)": ("agents/population.py", "plot"),
+    "exact best responses": ("agents/exploitability.py", "best_response_to"),
 }
 
 
 def bench_population(steps: int) -> dict:
-    """Learner steps/s of plain self-play and of population training, and the share of each
-    part of the run's time (from a profiled run of the same length)."""
+    """Learner steps/s of plain self-play and of population training (the full game), and of
+    self-play and of exploitability descent (the one-round game), with the share of each part
+    of each run's time (from a profiled run of the same length)."""
     import cProfile
     import pstats
     import tempfile
@@ -738,34 +742,47 @@ def bench_population(steps: int) -> dict:
 
     from train import TrainConfig, train
 
-    def config(mixture: str, out: str) -> TrainConfig:
+    full_game = {
+        "opponents": ["tag", "bluffer", "rock", "caller", "self"],
+        "self_play_every": max(steps // 10 // 64 * 64, 64),
+    }
+    one_round = {"opponents": ["self"], "rules": {"rounds": 1}, "self_play_every": 4096}
+    arms = {  # name: (options, the reference it is compared with)
+        "self-play pool": ({**full_game, "mixture": "uniform"}, None),
+        "population (PSRO)": ({**full_game, "mixture": "nash"}, "self-play pool"),
+        "one round: self-play": ({**one_round, "mixture": "uniform", "pool_size": 1}, None),
+        "one round: exploitability descent": (
+            {**one_round, "mixture": "best_response"},
+            "one round: self-play",
+        ),
+    }
+
+    def config(options: dict, out: str) -> TrainConfig:
         return TrainConfig(
-            opponents=["tag", "bluffer", "rock", "caller", "self"],
-            mixture=mixture,
             timesteps=steps,
             out=out,
             vec_env="batched",
             n_envs=64,
             n_steps=64,
             batch_size=512,
-            self_play_every=max(steps // 10 // 64 * 64, 64),
             eval_every=0,
             checkpoint_every=0,
             progress_bar=False,
+            **options,
         )
 
-    out: dict = {"steps": steps, "runs": {}, "parts": {}}
+    out: dict = {"steps": steps, "runs": {}, "parts": {}, "ratios": {}}
     with open(os.devnull, "w") as sink, tempfile.TemporaryDirectory(prefix="bench-") as scratch:
         quiet = Console(file=sink)
-        for mixture, name in (("uniform", "self-play pool"), ("nash", "population (PSRO)")):
-            run = str(Path(scratch) / mixture)
+        for number, (name, (options, _)) in enumerate(arms.items()):
+            run = str(Path(scratch) / str(number))
             start = time.perf_counter()
-            train(config(mixture, run), console=quiet)
+            train(config(options, run), console=quiet)
             seconds = time.perf_counter() - start
             out["runs"][name] = {"seconds": seconds, "steps/s": steps / seconds}
             profiler = cProfile.Profile()
             profiler.enable()
-            train(config(mixture, run), console=quiet)
+            train(config(options, run), console=quiet)
             profiler.disable()
             stats = pstats.Stats(profiler).stats
 
@@ -782,19 +799,23 @@ def bench_population(steps: int) -> dict:
             parts["engine and observations"] -= parts["opponents' inference"]
             parts["the rest (callbacks, snapshots, set-up)"] = 1 - sum(parts.values())
             out["parts"][name] = parts
-    base = out["runs"]["self-play pool"]["steps/s"]
-    out["ratio"] = out["runs"]["population (PSRO)"]["steps/s"] / base
+    for name, (_, reference) in arms.items():
+        if reference is not None:
+            ratio = out["runs"][name]["steps/s"] / out["runs"][reference]["steps/s"]
+            out["ratios"][f"{name} / {reference}"] = ratio
+    out["ratio"] = out["ratios"]["population (PSRO) / self-play pool"]
     return out
 
 
 def print_population(result: dict, console: Console) -> None:
-    table = Table(title=f"Learner steps/s, {result['steps']:,} steps, heads-up Lith")
+    table = Table(title=f"Learner steps/s, {result['steps']:,} steps a run, heads-up Lith")
     for column in ("training", "seconds", "steps/s"):
         table.add_column(column, justify="left" if column == "training" else "right")
     for name, figures in result["runs"].items():
         table.add_row(name, f"{figures['seconds']:.1f}", f"{figures['steps/s']:,.0f}")
     console.print(table)
-    console.print(f"  population / self-play pool steps per second: {result['ratio']:.2f}x")
+    for name, ratio in result["ratios"].items():
+        console.print(f"  {name}, steps per second: {ratio:.2f}x")
     parts = Table(title="Where the time goes (share of train(), profiled run)")
     parts.add_column("part")
     for name in result["parts"]:
