@@ -571,13 +571,13 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             super().__init__()
             self.metrics = _read_metrics(run)
             self.population = None
-            self.exact_game = None
+            self.exact_game = None  # mixture = "best_response": the solver's game
+            self.best_response_step: int | None = None  # when the newest was solved
 
         def _on_training_start(self) -> None:
             if config.mixture == "nash":
                 self.population = _population(config, run, self.num_timesteps)
                 self.record_population(self.num_timesteps)
-            self.best_response_step = None
 
         def _on_rollout_start(self) -> None:
             # Before the rollout, so that its hands are played against the best response to
@@ -1065,12 +1065,7 @@ HELP = {
     "torch_threads": "torch threads; runs repeat bit for bit only with the same count",
 }
 # How a flag's text becomes a field's value, by the field's annotation.
-KINDS = {
-    "int": "an integer",
-    "int | None": "an integer",
-    "float": "a number",
-    "float | None": "a number",
-}
+KINDS = {"int": "an integer", "float": "a number"}  # "int | None" reads as "int"
 
 
 def agent_list(game: str) -> str:
@@ -1145,15 +1140,15 @@ def parser() -> argparse.ArgumentParser:
 
 def _coerce(name: str, text: str) -> Any:
     """A flag's text as the value of field ``name``; a ValueError naming it if it is not one."""
-    kind = {f.name: f.type for f in dataclasses.fields(TrainConfig)}[name]
+    kind = {f.name: f.type for f in dataclasses.fields(TrainConfig)}[name].removesuffix(" | None")
     if name == "opponents":
         return [o.strip() for o in text.split(",") if o.strip()]
     try:
         if name == "net_arch":
             return [int(width) for width in text.split(",") if width.strip()]
-        if kind in ("int", "int | None"):
+        if kind == "int":
             return int(text)
-        if kind in ("float", "float | None"):
+        if kind == "float":
             return float(text)
     except ValueError:
         expected = "comma-separated integers" if name == "net_arch" else KINDS[kind]

@@ -30,6 +30,7 @@ __all__ = [
     "equity",
     "format_rate",
     "hand_percentile",
+    "read_jsonl",
 ]
 
 BLUFF_EQUITY = 0.3  # a bet or raise with less showdown equity than this counts as a bluff
