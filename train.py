@@ -57,7 +57,7 @@ PACKAGES = (
 )
 COMMIT_VARIABLE = "DECKTET_RL_COMMIT"  # set for Ray workers by distributed.cluster
 MAX_SEED = 2**32 - 1  # SB3 seeds numpy's global generator, which takes 32 bits
-MIXTURES = ("uniform", "nash", "best_response")
+MIXTURES = ("uniform", "nash", "best_response", "exploiter")
 EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 
 
@@ -92,12 +92,16 @@ class TrainConfig:
     # snapshots, or "nash": every snapshot joins a population with the named opponents, and
     # each is drawn by its weight in the equilibrium of the population's payoff table (PSRO),
     # or "best_response": the other seat plays the exact best response to the learner's
-    # newest snapshot (exploitability descent; heads-up limit games the exact solver handles).
+    # newest snapshot (exploitability descent; heads-up limit games the exact solver handles),
+    # or "exploiter": the other seat plays a learned exploiter of the learner, trained on
+    # every self_play_every steps for exploiter_steps more (exploitability descent with
+    # learned best responses; heads-up, any game).
     mixture: str = "uniform"
     meta_units: int | None = None  # hands/games per payoff-table entry (None: 500 blocks)
     uniform_share: float = 0.0  # mixture = "nash": this share of the draws is uniform over members
     # mixture = "nash": every this many steps (a multiple of self_play_every; 0: never) an
     # exploiter of the newest snapshot is trained for exploiter_steps and joins the population.
+    # mixture = "exploiter": the steps the exploiter trains at each of its refreshes.
     exploiter_every: int = 0
     exploiter_steps: int = 100_000
     eval_every: int = 20_000  # steps between evaluations (0: none)
@@ -151,6 +155,18 @@ class TrainConfig:
                 "must be ['self'] with mixture = best_response (the other seat is the exact "
                 "best response to the learner's snapshots)",
             )
+        if self.mixture == "exploiter":
+            if self.opponents != ["self"]:
+                raise bad(
+                    "opponents",
+                    "must be ['self'] with mixture = exploiter (the other seat is an exploiter "
+                    "of the learner)",
+                )
+            if self.players != 2:
+                raise bad(
+                    "players",
+                    "must be 2 with mixture = exploiter (the exploiter is the one other seat)",
+                )
         if self.mixture == "nash" and "self" not in self.opponents:
             raise bad("mixture", "nash needs 'self' among the opponents (snapshots join it)")
         if self.meta_units is not None and (
@@ -170,6 +186,8 @@ class TrainConfig:
         for name in ("exploiter_every", "exploiter_steps"):
             if not _is_int(getattr(self, name)) or getattr(self, name) < 0:
                 raise bad(name, "must be a non-negative integer")
+        if self.mixture == "exploiter" and self.exploiter_steps < 1:
+            raise bad("exploiter_steps", "must be positive with mixture = exploiter")
         if self.exploiter_every:
             if self.mixture != "nash":
                 raise bad(
@@ -558,6 +576,29 @@ def _due(steps: int, every: int, n_envs: int) -> bool:
     return every > 0 and steps % every < n_envs
 
 
+def _step_of(path: Path) -> int:
+    """The step in a pool member's name: ``exploiter_4096.zip`` -> 4096."""
+    return int(path.name.split(".")[0].rsplit("_", 1)[1])
+
+
+def _play_only(pool: Path, member: str) -> None:
+    """Make ``member`` the other seat's only player: ``mixture.json`` names it alone."""
+    scratch = pool / "mixture.json.part"  # replaced in one step: envs read it any time
+    scratch.write_text(json.dumps({"members": [member], "weights": [1.0]}))
+    scratch.replace(pool / "mixture.json")
+
+
+def _keep_newest_two(pool: Path, pattern: str, steps: int) -> None:
+    """Remove the pool's ``pattern`` files and folders but those of ``steps`` and the one
+    before (a subprocess env may still be loading it), and any of later steps (an earlier
+    run's)."""
+    found = list(pool.glob(pattern))
+    keep = sorted({_step_of(p) for p in found if _step_of(p) <= steps})[-2:]
+    for old in found:
+        if _step_of(old) not in keep:
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+
+
 def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], verbose: bool):
     """The run's callback: snapshots, evaluations and checkpoints, each at its interval.
     Evaluations are reported through ``say``; with ``verbose``, snapshots and checkpoints too."""
@@ -572,7 +613,7 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             self.metrics = _read_metrics(run)
             self.population = None
             self.exact_game = None  # mixture = "best_response": the solver's game
-            self.best_response_step: int | None = None  # when the newest was solved
+            self.best_response_step: int | None = None  # when the newest was solved (or trained)
 
         def _on_training_start(self) -> None:
             if config.mixture == "nash":
@@ -583,16 +624,19 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             # Before the rollout, so that its hands are played against the best response to
             # the policy that plays them (at a step, it would answer the policy before the update).
             steps, last = self.num_timesteps, self.best_response_step
-            if config.mixture == "best_response" and (
+            if config.mixture in ("best_response", "exploiter") and (
                 last is None or steps - last >= config.self_play_every
             ):
-                self.best_response(steps)
+                if config.mixture == "best_response":
+                    self.best_response(steps)
+                else:
+                    self.refresh_exploiter(steps)
                 self.best_response_step = steps
 
         def _on_step(self) -> bool:
             steps = self.num_timesteps
             due = _due(steps, config.self_play_every, config.n_envs)
-            if due and "self" in config.opponents and config.mixture != "best_response":
+            if due and config.mixture in ("uniform", "nash") and "self" in config.opponents:
                 self.snapshot(steps)
             if _due(steps, config.eval_every, config.n_envs):
                 self.evaluate(steps)
@@ -632,19 +676,9 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             name = f"best_response_{steps}"
             learner = PPOAgent.of_model(self.model, deterministic=False)
             figures = best_response_to(learner, self.exact_game, "the learner", pool / name)
-            mixture = pool / "mixture.json"
-            scratch = pool / "mixture.json.part"  # replaced in one step: envs read it any time
-            scratch.write_text(json.dumps({"members": [name], "weights": [1.0]}))
-            scratch.replace(mixture)
 
-            # Keep this one and the one before: a subprocess env may still be loading it.
-            def step(path: Path) -> int:
-                return int(path.name.rsplit("_", 1)[1])
-
-            earlier = sorted((p for p in pool.glob("best_response_*") if step(p) < steps), key=step)
-            later = [p for p in pool.glob("best_response_*") if step(p) > steps]
-            for old in [*earlier[:-1], *later]:
-                shutil.rmtree(old)
+            _play_only(pool, name)
+            _keep_newest_two(pool, "best_response_*", steps)
             entry = {"step": steps, **{k: float(v) for k, v in figures.items()}}
             self.metrics.setdefault("best_response", []).append(entry)
             self.logger.record("exact/exploitability", entry["exploitability"])
@@ -652,6 +686,50 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
                 say(
                     f"step {steps:,}: exact best response, the learner's exploitability "
                     f"{entry['exploitability']:.4f} chips/hand"
+                )
+
+        def refresh_exploiter(self, steps: int) -> None:
+            """Train the exploiter ``exploiter_steps`` more against the learner's sampling
+            policy (the first one from scratch) and make it the other seat's player
+            (``mixture = "exploiter"``); record what it wins."""
+            import torch
+
+            from agents.exploiter import ExploiterSpec, train_exploiter
+
+            pool = run / "pool"
+            pool.mkdir(exist_ok=True)
+            target = pool / f"learner_{steps}.zip"
+            self.model.save(target)
+            earlier = sorted(pool.glob("exploiter_*.zip"), key=_step_of)
+            name = f"exploiter_{steps}"
+            spec = ExploiterSpec(
+                game=config.game,
+                players=config.players,
+                target=f"ppo:{target}:deterministic=false",
+                out=str(pool / name),
+                timesteps=config.exploiter_steps,
+                rules=config.rules,
+                seed=config.seed + steps,  # new deals at every refresh
+                eval_every=0,
+                final_units=config.eval_units or EVAL_BLOCKS * config.players,
+                warm_start=str(earlier[-1]) if earlier else None,
+            )
+            found = train_exploiter(spec, say=lambda _: None)
+            torch.set_num_threads(config.torch_threads)  # the exploiter ran on one
+            shutil.copyfile(pool / name / "exploiter.zip", pool / f"{name}.zip")
+            target.unlink()
+            _play_only(pool, f"{name}.zip")
+            _keep_newest_two(pool, "exploiter_*", steps)
+            gain = found["gain"]
+            entry = {"step": steps, "exploiter_steps": found["steps"], **gain}
+            entry = {k: v for k, v in entry.items() if isinstance(v, int | float)}
+            self.metrics.setdefault("exploiter", []).append(entry)
+            self.logger.record("exploit/gain", gain["mean"])
+            if verbose:
+                say(
+                    f"step {steps:,}: exploiter trained {found['steps']:,} more steps, wins "
+                    f"{gain['mean']:+.1f} [{gain['low']:+.1f}, {gain['high']:+.1f}] "
+                    f"{'chips/100 hands' if config.game == 'lith' else 'win share'}"
                 )
 
         def add_exploiter(self, snapshot: Path, steps: int) -> None:
@@ -927,6 +1005,7 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
         for stale in [
             *pool_dir.glob("snapshot_*.zip"),
             *pool_dir.glob("exploiter_*.zip"),
+            *pool_dir.glob("learner_*.zip"),
             *run.glob("checkpoints/model_*.zip"),
             run / "metrics.json",
             pool_dir / "population.json",
@@ -1043,21 +1122,26 @@ HELP = {
     "ent_coef": "entropy bonus, at least 0",
     "net_arch": "hidden layer widths of the policy and value networks, comma-separated",
     "self_play_every": "steps between snapshots added to the pool (with 'self' among the "
-    "opponents; 0: none), or between best responses (mixture best_response)",
+    "opponents; 0: none), or between best responses (mixture best_response) or the "
+    "exploiter's refreshes (mixture exploiter)",
     "pool_size": "newest snapshots kept in the pool (mixture uniform)",
     "mixture": "how the other seats are drawn: uniform (over the named opponents and the "
     "newest snapshots), nash (PSRO: every snapshot joins a population with the named "
-    "opponents, drawn by the equilibrium of their payoff table; needs 'self') or "
+    "opponents, drawn by the equilibrium of their payoff table; needs 'self'), "
     "best_response (exploitability descent: the other seat plays the exact best response to "
     "the learner, computed again every self_play_every steps; opponents 'self' only, on a "
-    "heads-up limit Lith game the exact solver handles, e.g. --rule rounds=1)",
+    "heads-up limit Lith game the exact solver handles, e.g. --rule rounds=1) or exploiter "
+    "(the same with a learned best response: every self_play_every steps an exploiter of "
+    "the learner trains exploiter_steps more and plays the other seat; opponents 'self' "
+    "only, two players, any game)",
     "meta_units": "mixture nash: hands (Lith) or games (Gendeneia) per payoff-table entry, a "
     "multiple of players (default: 500 duplicate blocks)",
     "uniform_share": "mixture nash: the share of the draws spread evenly over every member, "
     "the rest by the equilibrium (0 to 1), so members the equilibrium leaves out still play",
     "exploiter_every": "mixture nash: every this many steps (a multiple of self_play_every; 0: "
     "never), a best response to the newest snapshot is trained and joins the population",
-    "exploiter_steps": "mixture nash: training steps of each exploiter",
+    "exploiter_steps": "mixture nash: training steps of each exploiter; mixture exploiter: "
+    "the exploiter's training steps at each refresh",
     "eval_every": "steps between evaluation tournaments (0: none)",
     "eval_units": "hands (Lith) or games (Gendeneia) per evaluation pairing, a multiple of "
     "players (a duplicate block plays one deal in every seating)",
