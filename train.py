@@ -599,6 +599,39 @@ def _keep_newest_two(pool: Path, pattern: str, steps: int) -> None:
             shutil.rmtree(old) if old.is_dir() else old.unlink()
 
 
+def _pool_exploiter(
+    config: TrainConfig,
+    target: Path,
+    out: Path,
+    seed: int,
+    final_units: int,
+    warm_start: Path | None = None,
+) -> dict[str, Any]:
+    """Train an exploiter of the model saved at ``target`` (its sampling policy) for
+    ``exploiter_steps`` in the folder ``out`` and copy it beside it as ``OUT.zip``, a pool
+    member; returns what ``agents.exploiter.train_exploiter`` does."""
+    import torch
+
+    from agents.exploiter import ExploiterSpec, train_exploiter
+
+    spec = ExploiterSpec(
+        game=config.game,
+        players=config.players,
+        target=f"ppo:{target}:deterministic=false",
+        out=str(out),
+        timesteps=config.exploiter_steps,
+        rules=config.rules,
+        seed=seed,
+        eval_every=0,
+        final_units=final_units,
+        warm_start=str(warm_start) if warm_start is not None else None,
+    )
+    found = train_exploiter(spec, say=lambda _: None)
+    torch.set_num_threads(config.torch_threads)  # the exploiter ran on one
+    shutil.copyfile(out / "exploiter.zip", out.with_name(f"{out.name}.zip"))
+    return found
+
+
 def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], verbose: bool):
     """The run's callback: snapshots, evaluations and checkpoints, each at its interval.
     Evaluations are reported through ``say``; with ``verbose``, snapshots and checkpoints too."""
@@ -692,31 +725,20 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             """Train the exploiter ``exploiter_steps`` more against the learner's sampling
             policy (the first one from scratch) and make it the other seat's player
             (``mixture = "exploiter"``); record what it wins."""
-            import torch
-
-            from agents.exploiter import ExploiterSpec, train_exploiter
-
             pool = run / "pool"
             pool.mkdir(exist_ok=True)
             target = pool / f"learner_{steps}.zip"
             self.model.save(target)
             earlier = sorted(pool.glob("exploiter_*.zip"), key=_step_of)
             name = f"exploiter_{steps}"
-            spec = ExploiterSpec(
-                game=config.game,
-                players=config.players,
-                target=f"ppo:{target}:deterministic=false",
-                out=str(pool / name),
-                timesteps=config.exploiter_steps,
-                rules=config.rules,
+            found = _pool_exploiter(
+                config,
+                target,
+                pool / name,
                 seed=config.seed + steps,  # new deals at every refresh
-                eval_every=0,
                 final_units=config.eval_units or EVAL_BLOCKS * config.players,
-                warm_start=str(earlier[-1]) if earlier else None,
+                warm_start=earlier[-1] if earlier else None,
             )
-            found = train_exploiter(spec, say=lambda _: None)
-            torch.set_num_threads(config.torch_threads)  # the exploiter ran on one
-            shutil.copyfile(pool / name / "exploiter.zip", pool / f"{name}.zip")
             target.unlink()
             _play_only(pool, f"{name}.zip")
             _keep_newest_two(pool, "exploiter_*", steps)
@@ -736,25 +758,14 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             """Train a best response to ``snapshot`` (its sampling policy, in every other
             seat) and add it to the population: the learner then trains against what exploits
             it, as a league's exploiters do."""
-            import torch
-
-            from agents.exploiter import ExploiterSpec, train_exploiter
-
             name = f"exploiter_{steps}"
-            spec = ExploiterSpec(
-                game=config.game,
-                players=config.players,
-                target=f"ppo:{snapshot}:deterministic=false",
-                out=str(run / "pool" / name),
-                timesteps=config.exploiter_steps,
-                rules=config.rules,
+            found = _pool_exploiter(
+                config,
+                snapshot,
+                run / "pool" / name,
                 seed=config.seed,
-                eval_every=0,
                 final_units=config.players,  # the population's tournaments measure it
             )
-            found = train_exploiter(spec, say=lambda _: None)
-            torch.set_num_threads(config.torch_threads)  # the exploiter ran on one
-            shutil.copyfile(run / "pool" / name / "exploiter.zip", run / "pool" / f"{name}.zip")
             say(f"step {steps:,}: exploiter of {snapshot.name}, {found['steps']:,} steps")
             self.population.add(f"{name}.zip", steps)
             self.record_population(steps)

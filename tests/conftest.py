@@ -18,6 +18,18 @@ def ray_cluster():
     ray.shutdown()
 
 
+@pytest.fixture
+def one_torch_thread():
+    """Torch on one thread for the test, as the exploiters train (small networks: fastest and
+    repeatable), and back to what it was after."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def sb3_log_folder(tmp_path_factory):
     """SB3 makes a folder for its logger at every ``learn()`` without ``tensorboard_log``, in

@@ -130,3 +130,15 @@ def beggar_distribution(pawns_and_courts: bool) -> dict[str, dict[str, int]]:
     counts = Counter((CATEGORIES[len(CATEGORIES) - 1 - k[0]], QUALIFIERS[k[1]]) for k in counted)
     assert len(counted) == len(list(itertools.combinations([*real, EXCUSE], 3)))
     return {c: {q: counts[(c, q)] for q in QUALIFIERS} for c in CATEGORIES}
+
+
+def one_round_exploitability(model_path) -> float:
+    """The exact exploitability (chips a hand) of a PPO model's sampling policy on the
+    one-round heads-up game."""
+    from agents.base import make_agent
+    from agents.exploitability import best_response_to, solvable_game
+    from agents.rules import game_config
+
+    config = game_config("lith", 2, {"rounds": 1})
+    agent = make_agent(f"ppo:{model_path}:deterministic=false", "lith", config=config)
+    return best_response_to(agent, solvable_game(config))["exploitability"]

@@ -9,9 +9,7 @@ import json
 import pytest
 
 import train
-from agents.base import make_agent
-from agents.exploitability import best_response_to, solvable_game
-from agents.rules import game_config
+from tests.lith_helpers import one_round_exploitability
 
 BASE = [
     "--game", "lith", "--players", "2", "--vec-env", "batched", "--n-envs", "64",
@@ -19,12 +17,6 @@ BASE = [
     "--no-progress-bar", "--seed", "3", "--opponents", "self", "--mixture", "best_response",
 ]  # fmt: skip
 DESCENT = [*BASE, "--rule", "rounds=1"]
-
-
-def _exploitability(model_path) -> float:
-    config = game_config("lith", 2, {"rounds": 1})
-    agent = make_agent(f"ppo:{model_path}:deterministic=false", "lith", config=config)
-    return best_response_to(agent, solvable_game(config))["exploitability"]
 
 
 def test_the_learner_trained_against_its_best_response_becomes_hard_to_exploit(tmp_path):
@@ -37,7 +29,7 @@ def test_the_learner_trained_against_its_best_response_becomes_hard_to_exploit(t
     # updates against the exact best response take most of that away
     assert curve[0]["exploitability"] > 1.0
     assert curve[-1]["exploitability"] < 0.5 * curve[0]["exploitability"]
-    assert _exploitability(out / "model.zip") < 0.5
+    assert one_round_exploitability(out / "model.zip") < 0.5
     for entry in curve:
         assert entry["exploitability"] == pytest.approx(
             (entry["best_response_0"] + entry["best_response_1"]) / 2
@@ -114,7 +106,7 @@ def test_the_same_seed_gives_the_same_descent_and_a_resume_continues_it(tmp_path
             ["--game", "gendeneia", "--opponents", "self", "--mixture", "best_response"],
             "game: must be lith with mixture = best_response",
         ),
-        (["--mixture", "best"], "mixture: must be uniform, nash or best_response"),
+        (["--mixture", "best"], "mixture: must be uniform, nash, best_response or exploiter"),
         (["--learning-rate-end", "0"], "learning_rate_end: must be a number in (0, 1]"),
         (["--learning-rate-end", "2"], "learning_rate_end: must be a number in (0, 1]"),
         (["--learning-rate-end", "fast"], "--learning-rate-end: expected a number, got 'fast'"),
