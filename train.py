@@ -709,7 +709,6 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             name = f"best_response_{steps}"
             learner = PPOAgent.of_model(self.model, deterministic=False)
             figures = best_response_to(learner, self.exact_game, "the learner", pool / name)
-
             _play_only(pool, name)
             _keep_newest_two(pool, "best_response_*", steps)
             entry = {"step": steps, **{k: float(v) for k, v in figures.items()}}
