@@ -135,6 +135,7 @@ def load_agents() -> None:
     """Import every module of built-in agents, so that each registers its agents."""
     import agents.gendeneia
     import agents.lith
+    import agents.mixture
     import agents.ppo
     import agents.solved  # noqa: F401
 

@@ -159,6 +159,12 @@ def _play_chunk(spec, config, agents, chunk, results, sample) -> None:
     rows = np.arange(len(chunk))
     logged = np.array([i for i, game in enumerate(chunk) if game in sample], dtype=np.int64)
     logs: dict[int, list[int]] = {int(i): [] for i in logged}
+    # Agents that draw per table (a population's mixture) draw once a block, so that the
+    # rotations of a duplicate deal meet the same strategy and its luck still cancels.
+    blocks = np.array([b for b, _ in chunk], dtype=np.int64)
+    for agent in agents:
+        if getattr(agent, "per_table", False):
+            agent.reset_tables(np.unique(blocks))
     while not engine.match_over.all():
         current = engine.current
         acting = current >= 0
@@ -167,7 +173,11 @@ def _play_chunk(spec, config, agents, chunk, results, sample) -> None:
             mine = np.flatnonzero(who == a)
             if len(mine):
                 observations = engine.encode(current[mine], mine)
-                actions[mine] = act_batch(agent, observations, engine.action_masks(mine))
+                masks = engine.action_masks(mine)
+                if getattr(agent, "per_table", False):
+                    actions[mine] = agent.act_batch(observations, masks, tables=blocks[mine])
+                else:
+                    actions[mine] = act_batch(agent, observations, masks)
         live = logged[~engine.match_over[logged]]
         for i, action_id in zip(live.tolist(), actions[live].tolist(), strict=True):
             logs[i].append(action_id)

@@ -1,0 +1,174 @@
+"""``mixture:DIR``: a population's equilibrium mixture, one member drawn per hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.batched_tournament import run_batched_tournament
+from agents.exploitability import exploitability
+from agents.mixture import read_mixture
+from agents.tournament import TournamentSpec, run_tournament
+from lith_env.game import LithConfig
+from lith_env.solve import OneRoundGame
+from lith_env.vector import LithVectorEnv
+
+
+def _pool(folder: Path, members: list[str], weights: list[float]) -> Path:
+    pool = folder / "pool"
+    pool.mkdir(parents=True, exist_ok=True)
+    (pool / "mixture.json").write_text(json.dumps({"members": members, "weights": weights}))
+    return folder
+
+
+def _chips(agents: list[str], hands: int = 400, seed: int = 5) -> float:
+    """The first agent's chips/100 hands against the second on the batched tournament."""
+    spec = TournamentSpec(game="lith", agents=tuple(agents), players=2, units=hands, seed=seed)
+    (pairing,) = run_batched_tournament(spec)["pairings"].values()
+    return pairing["chips_per_100"]["mean"]
+
+
+def test_a_run_folder_or_its_pool_names_the_mixture(tmp_path):
+    _pool(tmp_path, ["tag", "caller"], [0.25, 0.75])
+    for folder in (tmp_path, tmp_path / "pool"):
+        pool, members, weights = read_mixture(folder)
+        assert pool == tmp_path / "pool"
+        assert members == ["tag", "caller"]
+        assert weights.tolist() == [0.25, 0.75]
+
+
+def test_a_mixture_of_one_member_plays_exactly_as_that_member(tmp_path):
+    _pool(tmp_path, ["rock", "tag", "caller"], [0.0, 1.0, 0.0])
+    assert _chips([f"mixture:{tmp_path}", "caller"]) == _chips(["tag", "caller"])
+
+
+def test_each_hand_is_played_by_a_member_drawn_by_its_weight(tmp_path):
+    _pool(tmp_path, ["tag", "caller"], [0.25, 0.75])
+    agent = make_agent(f"mixture:{tmp_path}", "lith", seed=3)
+    draws = []
+    for _ in range(4000):
+        agent.reset()
+        draws.append(agent.names[agent.current])
+    assert draws.count("tag") / len(draws) == pytest.approx(0.25, abs=0.03)
+    agent.reset_tables(np.arange(4000))
+    assert np.mean(agent.table_member == 0) == pytest.approx(0.25, abs=0.03)
+
+
+def test_the_same_seed_gives_the_same_draws(tmp_path):
+    _pool(tmp_path, ["tag", "caller", "rock"], [0.2, 0.5, 0.3])
+    first, second = (make_agent(f"mixture:{tmp_path}", "lith", seed=11) for _ in range(2))
+    for agent in (first, second):
+        agent.reset_tables(np.arange(50))
+    assert first.table_member.tolist() == second.table_member.tolist()
+
+
+def test_batched_rows_play_their_own_tables_member(tmp_path):
+    """Rows of one batch follow the member of their table, not one member for all."""
+    _pool(tmp_path, ["caller", "rock"], [0.5, 0.5])
+    agent = make_agent(f"mixture:{tmp_path}", "lith", seed=0)
+    agent.table_member = np.array([0, 1])  # table 0: caller, table 1: rock
+    env = LithVectorEnv(1, num_players=2, opponents=["tag"], learner_seat=1)
+    observations, _ = env.reset(seed=4)
+    masks = env.action_masks()
+    tables = np.array([0, 1])
+    actions = agent.act_batch(np.repeat(observations, 2, 0), np.repeat(masks, 2, 0), tables)
+    caller = make_agent("caller", "lith").act_batch(observations, masks)
+    rock = make_agent("rock", "lith").act_batch(observations, masks)
+    assert actions.tolist() == [int(caller[0]), int(rock[0])]
+
+
+def test_the_mixture_scores_as_the_weighted_mean_of_its_members(tmp_path):
+    """Against ``random``, half `caller` and half `tag` wins about the mean of the two."""
+    _pool(tmp_path, ["caller", "tag"], [0.5, 0.5])
+    mixed = _chips([f"mixture:{tmp_path}", "random"], hands=4000)
+    caller, tag = _chips(["caller", "random"], 4000), _chips(["tag", "random"], 4000)
+    assert min(caller, tag) < mixed < max(caller, tag)
+    assert mixed == pytest.approx((caller + tag) / 2, abs=0.25 * abs(caller - tag) + 15)
+
+
+def test_the_rotations_of_a_duplicate_deal_meet_the_same_member(tmp_path):
+    """Drawn once a block, so the deal's luck cancels: every block of the mixture against
+    `caller` is a block of `caller` (nothing, against itself) or one of `tag`."""
+    _pool(tmp_path, ["caller", "tag"], [0.5, 0.5])
+
+    def blocks(first: str) -> list[int]:
+        spec = TournamentSpec(game="lith", agents=(first, "caller"), players=2, units=400)
+        return [b.totals[0] for b in run_batched_tournament(spec)["_blocks"]]
+
+    mixed, tag = blocks(f"mixture:{tmp_path}"), blocks("tag")
+    assert all(m in (0, t) for m, t in zip(mixed, tag, strict=True))
+    assert 50 < sum(m == t != 0 for m, t in zip(mixed, tag, strict=True)) < 150
+
+
+def test_a_vector_env_draws_a_member_for_every_table(tmp_path):
+    _pool(tmp_path, ["caller", "rock"], [0.5, 0.5])
+    opponent = make_agent(f"mixture:{tmp_path}", "lith", seed=2)
+    env = LithVectorEnv(32, num_players=2, opponents=[opponent])
+    env.reset(seed=1)
+    drawn = opponent.table_member[:32]
+    assert 0 < drawn.sum() < 32  # both members seated
+    for _ in range(40):
+        env.step(np.array([int(np.flatnonzero(m)[0]) for m in env.action_masks()]))
+    assert len(opponent.table_member) == 32
+
+
+def test_the_per_table_tournament_plays_it_too(tmp_path):
+    _pool(tmp_path, ["tag"], [1.0])
+    mixture = f"mixture:{tmp_path}"
+    spec = TournamentSpec(game="lith", agents=(mixture, "caller"), players=2, units=40)
+    plain = TournamentSpec(game="lith", agents=("tag", "caller"), players=2, units=40)
+    mine = run_tournament(spec, workers=1)["pairings"]
+    assert [p["cumulative"] for p in mine.values()] == [
+        p["cumulative"] for p in run_tournament(plain, workers=1)["pairings"].values()
+    ]
+
+
+def test_gendeneia_mixtures_play_gendeneia_members(tmp_path):
+    _pool(tmp_path, ["greedy", "spoiler"], [0.5, 0.5])
+    agent = make_agent(f"mixture:{tmp_path}", "gendeneia", seed=1)
+    assert [type(m).__name__ for m in agent.members] == ["GreedyAgent", "SpoilerAgent"]
+
+
+def test_exact_measures_refuse_a_mixture(tmp_path):
+    """A mixture of strategies is not a behaviour strategy: exact exploitability needs one."""
+    _pool(tmp_path, ["tag", "caller"], [0.5, 0.5])
+    config = LithConfig(num_players=2, rounds=1)
+    agent = make_agent(f"mixture:{tmp_path}", "lith", config=config)
+    with pytest.raises(ValueError, match="has no action_probabilities"):
+        exploitability(agent, OneRoundGame(config))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no mixture.json"),
+        ("{not json", "cannot read"),
+        ({"members": ["tag"]}, "cannot read"),
+        ({"members": ["tag", "caller"], "weights": [0.5, 0.6]}, "summing to 1"),
+        ({"members": ["tag", "caller"], "weights": [1.5, -0.5]}, "at least 0"),
+        ({"members": ["tag"], "weights": [0.5, 0.5]}, "summing to 1"),
+        ({"members": ["snapshot_5.zip"], "weights": [1.0]}, "'snapshot_5.zip' has no file"),
+        ({"members": ["no_such_agent"], "weights": [1.0]}, "unknown agent 'no_such_agent'"),
+    ],
+)
+def test_bad_mixtures_are_named(tmp_path, content, message):
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    if content is not None:
+        text = content if isinstance(content, str) else json.dumps(content)
+        (pool / "mixture.json").write_text(text)
+    with pytest.raises(ValueError, match=message):
+        make_agent(f"mixture:{tmp_path}", "lith")
+
+
+def test_the_exploiter_cli_names_a_bad_mixture_target(tmp_path, capsys):
+    from agents.exploiter import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--target", f"mixture:{tmp_path}", "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert "--target: mixture: no mixture.json" in capsys.readouterr().err
