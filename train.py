@@ -58,6 +58,7 @@ PACKAGES = (
 COMMIT_VARIABLE = "DECKTET_RL_COMMIT"  # set for Ray workers by distributed.cluster
 MAX_SEED = 2**32 - 1  # SB3 seeds numpy's global generator, which takes 32 bits
 MIXTURES = ("uniform", "nash", "best_response", "exploiter")
+EXPLOITER_TARGETS = ("snapshot", "mixture")  # what a league's exploiters (exploiter_every) exploit
 EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 
 
@@ -104,6 +105,9 @@ class TrainConfig:
     # mixture = "exploiter": the steps the exploiter trains at each of its refreshes.
     exploiter_every: int = 0
     exploiter_steps: int = 100_000
+    # What those exploiters exploit: the newest "snapshot", or the population's equilibrium
+    # "mixture" (PSRO's best response step, mixture:RUN/pool).
+    exploiter_target: str = "snapshot"
     eval_every: int = 20_000  # steps between evaluations (0: none)
     eval_units: int | None = None  # hands/games per evaluation pairing (None: 200 blocks)
     checkpoint_every: int = 20_000  # steps between checkpoints (0: none)
@@ -201,6 +205,10 @@ class TrainConfig:
                 )
             if self.exploiter_steps < 1:
                 raise bad("exploiter_steps", "must be positive when exploiter_every is set")
+        if self.exploiter_target not in EXPLOITER_TARGETS:
+            raise bad("exploiter_target", "must be " + " or ".join(EXPLOITER_TARGETS))
+        if self.exploiter_target != "snapshot" and not self.exploiter_every:
+            raise bad("exploiter_target", "is for the exploiters of exploiter_every (set it too)")
         if self.eval_units is not None and (
             not _is_int(self.eval_units) or self.eval_units < 1 or self.eval_units % self.players
         ):
@@ -601,15 +609,15 @@ def _keep_newest_two(pool: Path, pattern: str, steps: int) -> None:
 
 def _pool_exploiter(
     config: TrainConfig,
-    target: Path,
+    target: str,
     out: Path,
     seed: int,
     final_units: int,
     warm_start: Path | None = None,
 ) -> dict[str, Any]:
-    """Train an exploiter of the model saved at ``target`` (its sampling policy) for
-    ``exploiter_steps`` in the folder ``out`` and copy it beside it as ``OUT.zip``, a pool
-    member; returns what ``agents.exploiter.train_exploiter`` does."""
+    """Train an exploiter of the agent spec ``target`` for ``exploiter_steps`` in the folder
+    ``out`` and copy it beside it as ``OUT.zip``, a pool member; returns what
+    ``agents.exploiter.train_exploiter`` does."""
     import torch
 
     from agents.exploiter import ExploiterSpec, train_exploiter
@@ -617,7 +625,7 @@ def _pool_exploiter(
     spec = ExploiterSpec(
         game=config.game,
         players=config.players,
-        target=f"ppo:{target}:deterministic=false",
+        target=target,
         out=str(out),
         timesteps=config.exploiter_steps,
         rules=config.rules,
@@ -732,7 +740,7 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
             name = f"exploiter_{steps}"
             found = _pool_exploiter(
                 config,
-                target,
+                f"ppo:{target}:deterministic=false",
                 pool / name,
                 seed=config.seed + steps,  # new deals at every refresh
                 final_units=config.eval_units or EVAL_BLOCKS * config.players,
@@ -755,17 +763,22 @@ def make_callbacks(config: TrainConfig, run: Path, say: Callable[[str], None], v
 
         def add_exploiter(self, snapshot: Path, steps: int) -> None:
             """Train a best response to ``snapshot`` (its sampling policy, in every other
-            seat) and add it to the population: the learner then trains against what exploits
-            it, as a league's exploiters do."""
+            seat) or to the population's equilibrium mixture (``exploiter_target``) and add
+            it to the population: the learner then trains against what exploits it, as a
+            league's exploiters do, and the equilibrium must hold against it, as in PSRO."""
             name = f"exploiter_{steps}"
+            if config.exploiter_target == "mixture":
+                target, what = f"mixture:{run / 'pool'}", "the equilibrium mixture"
+            else:
+                target, what = f"ppo:{snapshot}:deterministic=false", snapshot.name
             found = _pool_exploiter(
                 config,
-                snapshot,
+                target,
                 run / "pool" / name,
                 seed=config.seed,
                 final_units=config.players,  # the population's tournaments measure it
             )
-            say(f"step {steps:,}: exploiter of {snapshot.name}, {found['steps']:,} steps")
+            say(f"step {steps:,}: exploiter of {what}, {found['steps']:,} steps")
             self.population.add(f"{name}.zip", steps)
             self.record_population(steps)
 
@@ -1152,6 +1165,9 @@ HELP = {
     "never), a best response to the newest snapshot is trained and joins the population",
     "exploiter_steps": "mixture nash: training steps of each exploiter; mixture exploiter: "
     "the exploiter's training steps at each refresh",
+    "exploiter_target": "mixture nash with exploiter_every: what each exploiter exploits, the "
+    "newest snapshot (its sampling policy) or the population's equilibrium mixture "
+    "(mixture:RUN/pool, PSRO's best response)",
     "eval_every": "steps between evaluation tournaments (0: none)",
     "eval_units": "hands (Lith) or games (Gendeneia) per evaluation pairing, a multiple of "
     "players (a duplicate block plays one deal in every seating)",

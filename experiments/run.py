@@ -44,6 +44,23 @@ __all__ = ["main", "opponents_label", "run_experiment"]
 DEFAULT_BLOCKS = 1000  # duplicate blocks per pairing when [experiment] sets no units
 # The bot's policy an exploiter targets, and the run's folder for it.
 EXPLOITER_FOLDERS = {"argmax": "exploiter", "sampling": "exploiter-sampling"}
+# What a run's bot is ([experiment] bot): its final model, or (population training) the
+# equilibrium mixture of its population, PSRO's answer (agents.mixture).
+BOTS = ("model", "mixture")
+
+
+def is_bot(spec: str) -> bool:
+    """Whether a tournament's agent spec is the run's bot (``ppo:...`` or ``mixture:...``)."""
+    return spec.startswith(("ppo:", "mixture:"))
+
+
+def bot_spec(run: Path, bot: str, policy: str = "argmax") -> str:
+    """The agent spec of a run's bot: its model (``ppo:RUN/model.zip``) or its population's
+    mixture (``mixture:RUN``), by its most likely action (``argmax``, the model's default)
+    or its sampling policy (``sampling``, the mixture's default)."""
+    if bot == "mixture":
+        return f"mixture:{run}" + (":deterministic=true" if policy == "argmax" else "")
+    return f"ppo:{run / 'model.zip'}" + (":deterministic=false" if policy == "sampling" else "")
 
 
 def _check_count(name: str, value: Any, multiple_of: int = 1) -> None:
@@ -80,6 +97,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             "exploiter_units",
             "exploiter_policies",
             "exact_exploitability",
+            "bot",
         }
     )
     if unknown:
@@ -150,9 +168,22 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             )
     if exploiter:
         exploiter["policies"] = table.get("exploiter_policies", ["argmax"])
+    bot = table.get("bot", "model")
+    if bot not in BOTS:
+        raise ValueError(f"experiment.bot: model or mixture, got {bot!r}")
+    if bot == "mixture" and config.mixture != "nash":
+        raise ValueError(
+            "experiment.bot: mixture is the population's equilibrium, so it needs "
+            f"mixture = nash, got mixture = {config.mixture!r}"
+        )
     exact = table.get("exact_exploitability", False)
     if not isinstance(exact, bool):
         raise ValueError(f"experiment.exact_exploitability: true or false, got {exact!r}")
+    if exact and bot == "mixture":
+        raise ValueError(
+            "experiment.exact_exploitability: measures the final model, not a mixture of "
+            "strategies (bot = mixture); set one of the two"
+        )
     if exact:
         from lith_env.solve import check_one_round
 
@@ -172,6 +203,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
         "record": record,
         "exploiter": exploiter,
         "exact": exact,
+        "bot": bot,
     }
 
 
@@ -220,7 +252,10 @@ def run_experiment(
     from agents.batched_tournament import run_batched_tournament
     from agents.tournament import TournamentSpec, run_tournament, write_outputs
 
-    model = f"ppo:{run / 'model.zip'}"
+    # The model plays its most likely action, the mixture its members' sampling policies:
+    # each as training left it to be played.
+    played = "argmax" if experiment["bot"] == "model" else "sampling"
+    model = bot_spec(run, experiment["bot"], played)
     sections = []
     for entry in experiment["against"]:
         others = tuple(entry) if isinstance(entry, list) else (entry,)
@@ -265,11 +300,10 @@ def _exploit(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> None
 
     options = experiment["exploiter"]
     for policy in options["policies"]:
-        suffix = "" if policy == "argmax" else ":deterministic=false"
         spec = ExploiterSpec(
             game=config.game,
             players=config.players,
-            target=f"ppo:{run / 'model.zip'}{suffix}",
+            target=bot_spec(run, experiment["bot"], policy),
             out=str(run / EXPLOITER_FOLDERS[policy]),
             timesteps=options["timesteps"],
             rules=config.rules,
@@ -374,7 +408,7 @@ def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
     sections = []
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
-        opponent = opponents_label([a for a in result["agents"] if not a.startswith("ppo:")])
+        opponent = opponents_label([a for a in result["agents"] if not is_bot(a)])
         sections.append((opponent, folder, result))
     if not sections:
         raise ValueError(f"report: no tournament folders (vs_*) in {str(run)!r}")
@@ -402,7 +436,8 @@ def _analyze(run: Path, sections) -> dict[str, Any]:
         if path.is_file():
             for line in path.read_text().splitlines():
                 d = json.loads(line)
-                d["agent"] = "ppo" if d["agent"].startswith("ppo:") else d["agent"]
+                if is_bot(d["agent"]):  # "ppo" or "mixture", as the bot is labelled
+                    d["agent"] = d["agent"].partition(":")[0]
                 d["hand"] = f"{folder.name}/{d['hand']}"  # hand ids restart in every tournament
                 decisions.append(d)
     config = LithConfig(num_players=sections[0][2]["players"], **sections[0][2]["rules"])
@@ -432,6 +467,13 @@ def _report(
         f"{seconds / 60:.1f} min (seed {config.seed}, opponents {', '.join(config.opponents)}).",
         "",
     ]
+    bots = {k for _, _, result in sections for k in result["agents"] if is_bot(k)}
+    if any(b.startswith("mixture:") for b in bots):
+        lines += [
+            "The bot is the equilibrium mixture of the run's population (`mixture:RUN`, "
+            "`agents.mixture`): a member drawn by its weight plays each hand.",
+            "",
+        ]
     lith = config.game == "lith"
     lines += [
         "| opponent | "
@@ -443,7 +485,7 @@ def _report(
         "| --- | ---: | ---: | ---: |" + ("" if lith else " ---: |"),
     ]
     for opponent, _, result in sections:
-        me = next(v for k, v in result["agents_results"].items() if k.startswith("ppo:"))
+        me = next(v for k, v in result["agents_results"].items() if is_bot(k))
         if lith:
             c = me["chips_per_100"]
             row = f"| {opponent} | {me['hands']:,} | {c['mean']:+.1f} | {_interval(c, '+.1f')} |"

@@ -24,7 +24,7 @@ import numpy as np
 
 from agents.cli import parse_seeds
 from agents.stats import mean_interval
-from experiments.run import opponents_label
+from experiments.run import is_bot, opponents_label
 
 __all__ = ["parse_seeds", "run_sweep", "seed_figures", "summarize_sweep"]
 
@@ -40,7 +40,7 @@ def seed_figures(run: Path) -> dict[str, Any]:
     figures: dict[str, Any] = {"against": {}}
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
-        bot = next(k for k in result["agents"] if k.startswith("ppo:"))
+        bot = next(k for k in result["agents"] if is_bot(k))
         opponent = opponents_label([k for k in result["agents"] if k != bot])
         mine = result["agents_results"][bot]
         figure = mine["chips_per_100"] if result["game"] == "lith" else mine["win_rate"]

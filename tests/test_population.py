@@ -192,9 +192,31 @@ def test_exploiters_of_the_snapshots_join_the_population(tmp_path):
     assert member_spec("exploiter_512.zip", out / "pool").endswith(":deterministic=false")
 
 
+def test_exploiters_of_the_equilibrium_mixture_join_the_population(tmp_path):
+    """exploiter_target = mixture: PSRO's best response step, each exploiter trained against
+    the population's equilibrium mixture as it stands when the snapshot joins."""
+    out = tmp_path / "run"
+    argv = [*TINY, "--exploiter-every", "512", "--exploiter-steps", "256", "--out", str(out)]
+    assert train.main([*argv, "--exploiter-target", "mixture"]) == 0
+    saved = json.loads((out / "pool" / "population.json").read_text())
+    assert saved["members"][-1] == "exploiter_1024.zip"
+    for step in (512, 1024):
+        found = json.loads((out / "pool" / f"exploiter_{step}" / "exploiter.json").read_text())
+        assert found["spec"]["target"] == f"mixture:{out / 'pool'}"
+    assert json.loads((out / "config.json").read_text())["exploiter_target"] == "mixture"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (
+            [*NASH, "--exploiter-every", "512", "--exploiter-target", "newest"],
+            "exploiter_target: must be snapshot or mixture, got 'newest'",
+        ),
+        (
+            [*NASH, "--exploiter-target", "mixture"],
+            "exploiter_target: is for the exploiters of exploiter_every (set it too)",
+        ),
         (["--exploiter-every", "512"], "exploiter_every: is for mixture = nash only"),
         (
             [*NASH, "--exploiter-every", "700"],

@@ -34,12 +34,16 @@ def log_console(terminal: bool = False) -> tuple[Console, io.StringIO]:
 
 
 def tiny_toml(
-    path: Path, out: Path, extra: str = "", experiment: str = 'against = ["caller"]\nunits = 2'
+    path: Path,
+    out: Path,
+    extra: str = "",
+    experiment: str = 'against = ["caller"]\nunits = 2',
+    opponents: str = '["caller"]',
 ) -> Path:
     """A tiny experiment file training in ``out``: ``extra`` options (tables last) and the
     ``[experiment]`` table's body."""
     path.write_text(
-        f'opponents = ["caller"]\ntimesteps = 128\nout = "{out}"\nn_envs = 2\nn_steps = 64\n'
+        f'opponents = {opponents}\ntimesteps = 128\nout = "{out}"\nn_envs = 2\nn_steps = 64\n'
         "batch_size = 64\nn_epochs = 1\neval_every = 0\ncheckpoint_every = 0\n"
         f"net_arch = [16]\nprogress_bar = false\n{extra}\n[experiment]\n{experiment}\n"
     )
@@ -496,10 +500,18 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("[rules]\nrounds = 1", "exact_exploitability = 1", "exact_exploitability: true or"),
         ("", 'exploiter_timesteps = 9\nexploiter_policies = ["best"]', "argmax and/or sampling"),
         ("", "exploiter_timesteps = 9\nexploiter_policies = []", "argmax and/or sampling"),
+        ("", 'bot = "best"', "experiment.bot: model or mixture, got 'best'"),
+        ("", 'bot = "mixture"', "experiment.bot: mixture is the population's equilibrium"),
+        (
+            'mixture = "nash"\n[rules]\nrounds = 1',
+            'bot = "mixture"\nexact_exploitability = true',
+            "exact_exploitability: measures the final model, not a mixture",
+        ),
     ],
 )
 def test_bad_experiment_files_fail_before_training(tmp_path, extra, experiment, message, capsys):
-    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", extra, experiment)
+    opponents = '["tag", "self"]' if "nash" in extra else '["caller"]'
+    path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", extra, experiment, opponents)
     with pytest.raises(SystemExit) as exit_:
         experiments_run.main([str(path)])
     assert exit_.value.code == 2
@@ -547,6 +559,33 @@ def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
     report = (tmp_path / "run" / "report.md").read_text()
     assert "(its most likely action)" in report and "(its sampling policy)" in report
     assert "exploiter-sampling/gain.png" in report
+
+
+def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
+    """bot = "mixture": the tournaments and the exploiters play the population's equilibrium
+    mixture (its sampling policy in the tournaments; both policies for the exploiters)."""
+    from experiments.sweep import seed_figures
+
+    extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
+    experiment = (
+        'against = ["caller"]\nunits = 4\nbot = "mixture"\nexploiter_timesteps = 256\n'
+        'exploiter_units = 20\nexploiter_policies = ["argmax", "sampling"]'
+    )
+    run = tmp_path / "run"
+    path = tiny_toml(tmp_path / "x.toml", run, extra, experiment, '["tag", "self"]')
+    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    result = json.loads((run / "vs_caller" / "results.json").read_text())
+    assert result["agents"] == [f"mixture:{run}", "caller"]
+    argmax = json.loads((run / "exploiter" / "exploiter.json").read_text())
+    sampling = json.loads((run / "exploiter-sampling" / "exploiter.json").read_text())
+    assert argmax["spec"]["target"] == f"mixture:{run}:deterministic=true"
+    assert sampling["spec"]["target"] == f"mixture:{run}"
+    report = (run / "report.md").read_text()
+    assert "The bot is the equilibrium mixture of the run's population" in report
+    assert "| caller | 4 |" in report
+    analytics = json.loads((run / "analytics.json").read_text())
+    assert "mixture" in analytics and "caller" in analytics
+    assert set(seed_figures(run)) >= {"against", "exploiter", "exploiter-sampling"}
 
 
 def test_a_one_round_experiment_measures_its_exact_exploitability(tmp_path):
