@@ -10,6 +10,9 @@ equilibrium mixture:
   (``scipy.optimize.linprog``): the mixture maximizing its worst case against every member;
 - more players: projected replicator dynamics (PRD, Lanctot et al. 2017) on the symmetric
   game of the table, every member keeping at least a small weight.
+
+``nash_with_margins`` is the two-player equilibrium constrained to beat chosen members by a
+margin: the strategy ``mixture:DIR:margin=M`` plays (``agents.mixture``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
-__all__ = ["meta_mixture", "nash_zero_sum", "projected_replicator_dynamics"]
+__all__ = [
+    "meta_mixture",
+    "nash_with_margins",
+    "nash_with_margins_limit",
+    "nash_zero_sum",
+    "projected_replicator_dynamics",
+]
 
 
 def _square(payoffs: np.ndarray) -> np.ndarray:
@@ -45,6 +54,53 @@ def nash_zero_sum(payoffs: np.ndarray) -> np.ndarray:
         raise RuntimeError(f"linprog: {found.message}")
     mixture = np.clip(found.x[:k], 0.0, None)
     return mixture / mixture.sum()
+
+
+def nash_with_margins(payoffs: np.ndarray, beaten: list[int], margin: float) -> np.ndarray:
+    """The row player's maximin mixture of a zero-sum matrix game among those that beat each
+    column in ``beaten`` by at least ``margin``: maximize v subject to ``payoffs.T @ x >= v``
+    and ``(payoffs.T @ x)[beaten] >= margin``. ``ValueError`` when no mixture does, saying
+    the largest margin one can have."""
+    table = _square(payoffs)
+    k = len(table)
+    beaten = sorted(set(beaten))
+    if not beaten or not all(0 <= j < k for j in beaten):
+        raise ValueError(f"beaten: members 0-{k - 1} to beat, got {beaten!r}")
+    cost = np.zeros(k + 1)
+    cost[-1] = -1.0
+    upper = np.vstack(
+        [
+            np.hstack([-table.T, np.ones((k, 1))]),  # v - (A^T x)_j <= 0
+            np.hstack([-table[:, beaten].T, np.zeros((len(beaten), 1))]),  # -(A^T x)_j <= -m
+        ]
+    )
+    bound = np.concatenate([np.zeros(k), np.full(len(beaten), -float(margin))])
+    equal = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    bounds = [(0, None)] * k + [(None, None)]
+    found = linprog(cost, A_ub=upper, b_ub=bound, A_eq=equal, b_eq=[1.0], bounds=bounds)
+    if not found.success:
+        best = nash_with_margins_limit(table, beaten)
+        raise ValueError(
+            f"margin: no mixture beats every one of the columns {beaten} by {margin:g}; the "
+            f"most one can is {best:.4g}"
+        )
+    mixture = np.clip(found.x[:k], 0.0, None)
+    return mixture / mixture.sum()
+
+
+def nash_with_margins_limit(payoffs: np.ndarray, beaten: list[int]) -> float:
+    """The largest margin by which some mixture beats every column in ``beaten``."""
+    table = _square(payoffs)
+    k = len(table)
+    cost = np.zeros(k + 1)
+    cost[-1] = -1.0
+    upper = np.hstack([-table[:, beaten].T, np.ones((len(beaten), 1))])
+    equal = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    bounds = [(0, None)] * k + [(None, None)]
+    found = linprog(
+        cost, A_ub=upper, b_ub=np.zeros(len(beaten)), A_eq=equal, b_eq=[1.0], bounds=bounds
+    )
+    return float(found.x[-1])
 
 
 def projected_replicator_dynamics(

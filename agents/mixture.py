@@ -7,6 +7,13 @@ plays the whole hand. ``DIR`` is a run folder (``runs/x``) or its pool (``runs/x
 read from the ``mixture.json`` training left there. Snapshots and exploiters play by their
 sampling policy, as they did in training (``deterministic=true``: their most likely action).
 
+The equilibrium of a population that holds heuristics gives them weight, and then merely
+ties with them: a member in its support wins nothing against it. ``margin=M`` (heads-up,
+chips a hand) plays instead the equilibrium among the mixtures that beat every named member
+(the heuristics) by at least M in the population's payoff table (``population.json``;
+``agents.metagame.nash_with_margins``): the least exploitable by the table's measure of
+those that still beat the heuristics.
+
 A mixture of strategies is not a strategy that mixes at each decision, so its
 ``action_probabilities`` is an error: the exact measures (``agents.exploitability``) refuse
 it, and the learned exploiter (``agents.exploiter``) measures it.
@@ -28,15 +35,51 @@ from typing import Any
 import numpy as np
 
 from agents.base import act_batch, make_agent, register
+from agents.metagame import nash_with_margins, nash_with_margins_limit
 
-__all__ = ["MixtureAgent", "read_mixture"]
+__all__ = ["MixtureAgent", "margin_mixture", "read_mixture"]
+
+
+def _pool_of(folder: Path) -> Path:
+    return folder / "pool" if (folder / "pool" / "mixture.json").is_file() else folder
+
+
+def margin_mixture(folder: str | Path, margin: float) -> tuple[Path, list[str], np.ndarray]:
+    """The pool, members and weights of the equilibrium that beats every named member of a
+    heads-up population by ``margin`` in its payoff table; ``ValueError`` naming what is
+    wrong (no population, more than two players, no such mixture)."""
+    from agents.population import Population
+
+    if isinstance(margin, bool) or not isinstance(margin, int | float) or not margin >= 0:
+        raise ValueError(f"mixture: margin must be a number of at least 0, got {margin!r}")
+    pool = _pool_of(Path(folder))
+    path = pool / "population.json"
+    if not path.is_file():
+        raise ValueError(f"mixture: margin needs the population's payoff table, no {str(path)!r}")
+    population = Population.load(path)
+    if population.players != 2:
+        raise ValueError(
+            f"mixture: margin is for heads-up populations (a zero-sum table), this one has "
+            f"{population.players} players"
+        )
+    named = [i for i, m in enumerate(population.members) if not (pool / m).exists()]
+    if not named:
+        raise ValueError(f"mixture: margin needs named members (heuristics) in {str(path)!r}")
+    most = nash_with_margins_limit(population.payoffs, named)
+    if most < margin:
+        names = ", ".join(population.members[i] for i in named)
+        raise ValueError(
+            f"mixture: no mixture of the population beats {names} by margin {margin:g} in its "
+            f"payoff table; the most any beats them all by is {most:.3f}"
+        )
+    return pool, list(population.members), nash_with_margins(population.payoffs, named, margin)
 
 
 def read_mixture(folder: str | Path) -> tuple[Path, list[str], np.ndarray]:
     """The pool folder, members and weights saved in ``folder`` (a run or its pool);
     ``ValueError`` naming the file when there is none or it does not hold a mixture."""
     folder = Path(folder)
-    pool = folder / "pool" if (folder / "pool" / "mixture.json").is_file() else folder
+    pool = _pool_of(folder)
     path = pool / "mixture.json"
     if not path.is_file():
         raise ValueError(
@@ -87,9 +130,13 @@ class MixtureAgent:
         folder: str | Path,
         seed: int | None = None,
         deterministic: bool = False,
+        margin: float | None = None,
         config: Any = None,
     ) -> None:
-        pool, members, weights = read_mixture(folder)
+        if margin is None:
+            pool, members, weights = read_mixture(folder)
+        else:
+            pool, members, weights = margin_mixture(folder, margin)
         keep = np.flatnonzero(weights > 0)  # members the equilibrium dropped never play
         self.names = [members[i] for i in keep]
         self.weights = weights[keep] / weights[keep].sum()

@@ -54,12 +54,17 @@ def is_bot(spec: str) -> bool:
     return spec.startswith(("ppo:", "mixture:"))
 
 
-def bot_spec(run: Path, bot: str, policy: str = "argmax") -> str:
+def bot_spec(run: Path, bot: str, policy: str = "argmax", margin: float | None = None) -> str:
     """The agent spec of a run's bot: its model (``ppo:RUN/model.zip``) or its population's
-    mixture (``mixture:RUN``), by its most likely action (``argmax``, the model's default)
-    or its sampling policy (``sampling``, the mixture's default)."""
+    mixture (``mixture:RUN``, with a ``margin`` over the heuristics if given), by its most
+    likely action (``argmax``, the model's default) or its sampling policy (``sampling``,
+    the mixture's default)."""
     if bot == "mixture":
-        return f"mixture:{run}" + (":deterministic=true" if policy == "argmax" else "")
+        return (
+            f"mixture:{run}"
+            + (f":margin={margin}" if margin is not None else "")
+            + (":deterministic=true" if policy == "argmax" else "")
+        )
     return f"ppo:{run / 'model.zip'}" + (":deterministic=false" if policy == "sampling" else "")
 
 
@@ -98,6 +103,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             "exploiter_policies",
             "exact_exploitability",
             "bot",
+            "mixture_margin",
         }
     )
     if unknown:
@@ -176,6 +182,17 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             "experiment.bot: mixture is the population's equilibrium, so it needs "
             f"mixture = nash, got mixture = {config.mixture!r}"
         )
+    margin = table.get("mixture_margin")
+    if margin is not None:
+        if bot != "mixture" or config.players != 2:
+            raise ValueError(
+                "experiment.mixture_margin: for bot = mixture at two players (the margin by "
+                "which the mixture beats the heuristics in a zero-sum payoff table)"
+            )
+        if type(margin) not in (int, float) or margin < 0:
+            raise ValueError(
+                f"experiment.mixture_margin: a number of at least 0 (chips a hand), got {margin!r}"
+            )
     exact = table.get("exact_exploitability", False)
     if not isinstance(exact, bool):
         raise ValueError(f"experiment.exact_exploitability: true or false, got {exact!r}")
@@ -204,6 +221,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
         "exploiter": exploiter,
         "exact": exact,
         "bot": bot,
+        "margin": margin,
     }
 
 
@@ -255,7 +273,7 @@ def run_experiment(
     # The model plays its most likely action, the mixture its members' sampling policies:
     # each as training left it to be played.
     played = "argmax" if experiment["bot"] == "model" else "sampling"
-    model = bot_spec(run, experiment["bot"], played)
+    model = bot_spec(run, experiment["bot"], played, experiment["margin"])
     sections = []
     for entry in experiment["against"]:
         others = tuple(entry) if isinstance(entry, list) else (entry,)
@@ -303,7 +321,7 @@ def _exploit(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> None
         spec = ExploiterSpec(
             game=config.game,
             players=config.players,
-            target=bot_spec(run, experiment["bot"], policy),
+            target=bot_spec(run, experiment["bot"], policy, experiment["margin"]),
             out=str(run / EXPLOITER_FOLDERS[policy]),
             timesteps=options["timesteps"],
             rules=config.rules,

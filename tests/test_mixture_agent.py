@@ -11,6 +11,7 @@ import pytest
 from agents import make_agent
 from agents.batched_tournament import run_batched_tournament
 from agents.exploitability import exploitability
+from agents.metagame import nash_with_margins, nash_with_margins_limit
 from agents.mixture import read_mixture
 from agents.tournament import TournamentSpec, run_tournament
 from lith_env.game import LithConfig
@@ -172,3 +173,100 @@ def test_the_exploiter_cli_names_a_bad_mixture_target(tmp_path, capsys):
         main(["--target", f"mixture:{tmp_path}", "--out", str(tmp_path / "out")])
     assert stop.value.code == 2
     assert "--target: mixture: no mixture.json" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ margin: beat the heuristics
+
+# Rock, paper, scissors, and a "heuristic" that loses to everything a little.
+GAME = np.array(
+    [
+        [0.0, -1.0, 1.0, 0.2],
+        [1.0, 0.0, -1.0, 0.2],
+        [-1.0, 1.0, 0.0, 0.2],
+        [-0.2, -0.2, -0.2, 0.0],
+    ]
+)
+
+
+def test_the_margin_equilibrium_is_the_best_mixture_that_beats_the_named_members():
+    """Rock must be beaten by 0.5: the maximin mixture under that constraint, checked
+    against every mixture on a grid of the simplex."""
+    x = nash_with_margins(GAME, [0], 0.5)
+    assert x @ GAME[:, 0] >= 0.5 - 1e-9
+    value = (x @ GAME).min()
+    grid = np.array(
+        [(a, b, c, 100 - a - b - c) for a in range(101) for b in range(101 - a)
+         for c in range(101 - a - b)]
+    ) / 100  # fmt: skip
+    feasible = grid[grid @ GAME[:, 0] >= 0.5]
+    assert value >= (feasible @ GAME).min(axis=1).max() - 1e-9
+    assert value < 0  # the margin costs: the unconstrained equilibrium's value is 0
+    assert nash_with_margins(GAME, [3], 0.0) @ GAME[:, 3] >= -1e-9
+
+
+def test_no_mixture_beats_the_named_members_by_more_than_the_limit():
+    assert nash_with_margins_limit(GAME, [0]) == pytest.approx(1.0)  # paper
+    assert nash_with_margins_limit(GAME, [0, 1]) == pytest.approx(1 / 3)  # 1/3 r, 2/3 s
+    with pytest.raises(ValueError, match="the most one can is 0.3333"):
+        nash_with_margins(GAME, [0, 1], 0.5)
+
+
+def _population_pool(folder: Path) -> Path:
+    """A heads-up population of tag, caller and an untrained network, with a payoff table in
+    which the network beats both heuristics a little and caller loses to tag."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    import lith_env  # noqa: F401  (registers Lith-v0)
+
+    pool = folder / "pool"
+    pool.mkdir(parents=True)
+    env = gym.make("Lith-v0", opponents="caller").unwrapped
+    MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=16, seed=0).save(pool / "snapshot_9.zip")
+    members = ["tag", "caller", "snapshot_9.zip"]
+    payoffs = [[0.0, 0.5, -0.1], [-0.5, 0.0, -0.2], [0.1, 0.2, 0.0]]
+    record = {
+        "game": "lith", "players": 2, "rules": {}, "units": 40, "seed": 0,
+        "members": members, "payoffs": payoffs, "mixture": [0.0, 0.0, 1.0], "history": [],
+    }  # fmt: skip
+    (pool / "population.json").write_text(json.dumps(record))
+    (pool / "mixture.json").write_text(json.dumps({"members": members, "weights": [0, 0, 1.0]}))
+    return folder
+
+
+def test_a_margin_mixture_is_read_from_the_population(tmp_path):
+    folder = _population_pool(tmp_path)
+    agent = make_agent(f"mixture:{folder}:margin=0.05", "lith", seed=0)
+    weights = dict(zip(agent.names, agent.weights, strict=True))
+    table = np.array([[0.0, 0.5, -0.1], [-0.5, 0.0, -0.2], [0.1, 0.2, 0.0]])
+    x = np.array([weights.get(m, 0.0) for m in ("tag", "caller", "snapshot_9.zip")])
+    assert (x @ table)[:2].min() >= 0.05 - 1e-9
+    assert np.allclose(x, nash_with_margins(table, [0, 1], 0.05))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (":margin=0.5", "no mixture of the population beats tag, caller by margin 0.5"),
+        (":margin=-1", "margin must be a number of at least 0, got -1"),
+        (":margin=true", "margin must be a number of at least 0, got True"),
+    ],
+)
+def test_bad_margins_are_named(tmp_path, spec, message):
+    folder = _population_pool(tmp_path)
+    with pytest.raises(ValueError, match=message):
+        make_agent(f"mixture:{folder}{spec}", "lith")
+
+
+def test_a_margin_needs_a_heads_up_population(tmp_path):
+    _pool(tmp_path, ["tag", "caller"], [0.5, 0.5])
+    with pytest.raises(ValueError, match="margin needs the population's payoff table"):
+        make_agent(f"mixture:{tmp_path}:margin=0.1", "lith")
+    record = {
+        "game": "lith", "players": 3, "rules": {}, "units": 30, "seed": 0,
+        "members": ["tag", "caller"], "payoffs": [[0, 0], [0, 0]], "mixture": [0.5, 0.5],
+        "history": [],
+    }  # fmt: skip
+    (tmp_path / "pool" / "population.json").write_text(json.dumps(record))
+    with pytest.raises(ValueError, match="margin is for heads-up populations"):
+        make_agent(f"mixture:{tmp_path}:margin=0.1", "lith")

@@ -502,6 +502,12 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", "exploiter_timesteps = 9\nexploiter_policies = []", "argmax and/or sampling"),
         ("", 'bot = "best"', "experiment.bot: model or mixture, got 'best'"),
         ("", 'bot = "mixture"', "experiment.bot: mixture is the population's equilibrium"),
+        ("", "mixture_margin = 0.1", "experiment.mixture_margin: for bot = mixture at two"),
+        (
+            'mixture = "nash"',
+            'bot = "mixture"\nmixture_margin = "big"',
+            "experiment.mixture_margin: a number of at least 0 (chips a hand), got 'big'",
+        ),
         (
             'mixture = "nash"\n[rules]\nrounds = 1',
             'bot = "mixture"\nexact_exploitability = true',
@@ -586,6 +592,17 @@ def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     analytics = json.loads((run / "analytics.json").read_text())
     assert "mixture" in analytics and "caller" in analytics
     assert set(seed_figures(run)) >= {"against", "exploiter", "exploiter-sampling"}
+
+
+def test_the_bot_spec_names_the_model_or_the_mixture(tmp_path):
+    spec = experiments_run.bot_spec
+    assert spec(tmp_path, "model") == f"ppo:{tmp_path / 'model.zip'}"
+    assert spec(tmp_path, "model", "sampling").endswith("model.zip:deterministic=false")
+    assert spec(tmp_path, "mixture", "sampling") == f"mixture:{tmp_path}"
+    assert (
+        spec(tmp_path, "mixture", "argmax", 0.1)
+        == f"mixture:{tmp_path}:margin=0.1:deterministic=true"
+    )
 
 
 def test_a_one_round_experiment_measures_its_exact_exploitability(tmp_path):
