@@ -8,8 +8,8 @@ read from the ``mixture.json`` training left there. Snapshots and exploiters pla
 sampling policy, as they did in training (``deterministic=true``: their most likely action).
 
 The equilibrium of a population that holds heuristics gives them weight, and then merely
-ties with them: a member in its support wins nothing against it. ``margin=M`` (heads-up,
-chips a hand) plays instead the equilibrium among the mixtures that beat every named member
+ties with them: a member in its support wins nothing against it. ``margin=M`` (heads-up
+Lith, chips a hand) plays instead the equilibrium among the mixtures that beat every named member
 (the heuristics) by at least M in the population's payoff table (``population.json``;
 ``agents.metagame.nash_with_margins``): the least exploitable by the table's measure of
 those that still beat the heuristics.
@@ -57,10 +57,10 @@ def margin_mixture(folder: str | Path, margin: float) -> tuple[Path, list[str], 
     if not path.is_file():
         raise ValueError(f"mixture: margin needs the population's payoff table, no {str(path)!r}")
     population = Population.load(path)
-    if population.players != 2:
+    if population.players != 2 or population.game != "lith":
         raise ValueError(
-            f"mixture: margin is for heads-up populations (a zero-sum table), this one has "
-            f"{population.players} players"
+            "mixture: margin is for heads-up Lith populations (a zero-sum table in chips a "
+            f"hand), this one is {population.players}-player {population.game}"
         )
     named = [i for i, m in enumerate(population.members) if not (pool / m).exists()]
     if not named:

@@ -268,5 +268,5 @@ def test_a_margin_needs_a_heads_up_population(tmp_path):
         "history": [],
     }  # fmt: skip
     (tmp_path / "pool" / "population.json").write_text(json.dumps(record))
-    with pytest.raises(ValueError, match="margin is for heads-up populations"):
+    with pytest.raises(ValueError, match="margin is for heads-up Lith populations"):
         make_agent(f"mixture:{tmp_path}:margin=0.1", "lith")
