@@ -41,6 +41,7 @@ def seed_figures(run: Path) -> dict[str, Any]:
     for folder in sorted(run.glob("vs_*")):
         result = json.loads((folder / "results.json").read_text())
         bot = next(k for k in result["agents"] if is_bot(k))
+        figures["bot"] = bot.partition(":")[0]  # ppo (the final model) or mixture
         opponent = opponents_label([k for k in result["agents"] if k != bot])
         mine = result["agents_results"][bot]
         figure = mine["chips_per_100"] if result["game"] == "lith" else mine["win_rate"]
@@ -89,6 +90,7 @@ def summarize_sweep(per_seed: dict[int, dict[str, Any]]) -> dict[str, Any]:
     best = max(seeds, key=lambda s: (score[s], -s))
     return {
         "game": per_seed[seeds[0]]["game"],
+        "bot": per_seed[seeds[0]].get("bot", "ppo"),
         "seeds": seeds,
         "per_seed": {str(s): per_seed[s] for s in seeds},
         "across_seeds": rows,
@@ -149,15 +151,30 @@ def sweep_report(summary: dict[str, Any], path: Path) -> str:
     seeds, rows = summary["seeds"], summary["across_seeds"]
     f = _number(summary["game"])
     unit = "chips/100 hands" if summary["game"] == "lith" else "win rate"
+    notes = [unit]
+    if any(name.startswith("exploiter") for name in rows):
+        notes.append(
+            "the exploiter rows: an exploiter's gain against the bot's most likely action, "
+            "and against its sampling policy"
+        )
+    if any(name.startswith("exact") for name in rows):
+        notes.append(
+            "the exact rows: the final model's exact exploitability, "
+            "`agents.exploitability`, in chips/100 hands"
+        )
+    mixture = summary.get("bot") == "mixture"
     lines = [
         f"# Seed sweep of {path.stem}",
         "",
         f"`python -m experiments.run {path} --seeds {','.join(map(str, seeds))}`: "
-        f"{len(seeds)} training seeds, each evaluated alike ({unit}; the exploiter rows: an "
-        "exploiter's gain against the bot's most likely action, and against its sampling "
-        "policy; the exact rows: the final model's exact exploitability, `agents.exploitability`, "
-        "in chips/100 hands). Across seeds: the mean with a Student-t 95% interval over the "
-        "seeds, and the standard deviation.",
+        f"{len(seeds)} training seeds, each evaluated alike ({'; '.join(notes)}). "
+        + (
+            "The bot is each run's population equilibrium mixture (`mixture:RUN`). "
+            if mixture
+            else ""
+        )
+        + "Across seeds: the mean with a Student-t 95% interval over the seeds, and the "
+        "standard deviation.",
         "",
         "| against | " + " | ".join(f"seed {s}" for s in seeds) + " | mean | 95% interval | sd |",
         "| --- |" + " ---: |" * (len(seeds) + 3),
@@ -171,8 +188,12 @@ def sweep_report(summary: dict[str, Any], path: Path) -> str:
     lines += [
         "",
         f"Best seed: **{summary['best_seed']}** (mean over the opponents "
-        f"{summary['best_score']:{f}}); its model is `best_model.zip`, its run `seed-"
-        f"{summary['best_seed']}/`.",
+        f"{summary['best_score']:{f}}); "
+        + (
+            f"its bot is `mixture:seed-{summary['best_seed']}`, its final network `best_model.zip`."
+            if mixture
+            else f"its model is `best_model.zip`, its run `seed-{summary['best_seed']}/`."
+        ),
         "",
         "![results by seed](sweep.png)",
         "",

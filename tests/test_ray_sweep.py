@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from experiments import run as experiments_run
-from experiments.sweep import parse_seeds, summarize_sweep
+from experiments.sweep import parse_seeds, summarize_sweep, sweep_report
 
 TINY = (
     'opponents = ["caller"]\ntimesteps = 128\nout = "{out}"\nn_envs = 2\nn_steps = 64\n'
@@ -63,6 +63,22 @@ def test_a_sweep_summary_gives_each_seed_the_mean_the_interval_and_the_best():
         per_seed[s]["exact-sampling"] = {"mean": 4.0 + s}
     exact = summarize_sweep(per_seed)["across_seeds"]["exact-sampling"]
     assert exact["seeds"] == {1: 5.0, 2: 6.0, 3: 7.0} and exact["mean"] == pytest.approx(6.0)
+
+
+def test_a_sweep_report_names_only_the_rows_it_has_and_its_bot():
+    per_seed = {
+        s: {"game": "lith", "against": {"tag": {"mean": m}}, "bot": "mixture"}
+        for s, m in ((1, 10.0), (2, 30.0))
+    }
+    report = sweep_report(summarize_sweep(per_seed), Path("x.toml"))
+    assert "exploiter rows" not in report and "exact rows" not in report
+    assert "The bot is each run's population equilibrium mixture" in report
+    assert "its bot is `mixture:seed-2`, its final network `best_model.zip`" in report
+    for s in per_seed:
+        per_seed[s] |= {"bot": "ppo", "exploiter": {"mean": 5.0}}
+    report = sweep_report(summarize_sweep(per_seed), Path("x.toml"))
+    assert "the exploiter rows" in report and "exact rows" not in report
+    assert "mixture" not in report and "its model is `best_model.zip`" in report
 
 
 @pytest.mark.parametrize(
