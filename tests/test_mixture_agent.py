@@ -117,6 +117,25 @@ def test_a_vector_env_draws_a_member_for_every_table(tmp_path):
     assert len(opponent.table_member) == 32
 
 
+def test_a_gym_env_draws_a_member_for_every_episode(tmp_path):
+    import gymnasium as gym
+
+    import lith_env  # noqa: F401  (registers Lith-v0)
+
+    _pool(tmp_path, ["caller", "rock"], [0.5, 0.5])
+    env = gym.make("Lith-v0", opponents=f"mixture:{tmp_path}").unwrapped
+    (opponent,) = env.opponents
+    drawn = []
+    for episode in range(40):
+        env.reset(seed=episode)
+        drawn.append(opponent.names[opponent.current])
+    assert set(drawn) == {"caller", "rock"}
+    env.reset(seed=7)
+    first = opponent.current
+    env.reset(seed=7)
+    assert opponent.current == first  # the same seed, the same member
+
+
 def test_the_per_table_tournament_plays_it_too(tmp_path):
     _pool(tmp_path, ["tag"], [1.0])
     mixture = f"mixture:{tmp_path}"
