@@ -11,7 +11,9 @@ one deal played in every seating; default: 1,000 blocks), seed (the tournament's
 default 1), for Lith record (the hands of each pairing kept for the analysis: "all", the
 default, or a sample of that many), and exploiter_timesteps (and optionally exploiter_units):
 end with an exploiter trained that long against the bot (``agents.exploiter``), its gain, a
-lower bound on the bot's exploitability, in the report. Lith tournaments are played on the
+lower bound on the bot's exploitability, in the report; bot ("model", the default, or
+"mixture": the population's equilibrium, ``agents.mixture``, with mixture_margin its margin
+over the heuristics). Lith tournaments are played on the
 batched engine (every table of a pairing at once, the same deals and seatings as one table at
 a time); Gendeneía's in ``--workers`` processes. Everything is checked before training starts.
 """
@@ -184,9 +186,9 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
         )
     margin = table.get("mixture_margin")
     if margin is not None:
-        if bot != "mixture" or config.players != 2:
+        if bot != "mixture" or config.players != 2 or config.game != "lith":
             raise ValueError(
-                "experiment.mixture_margin: for bot = mixture at two players (the margin by "
+                "experiment.mixture_margin: for bot = mixture in heads-up Lith (the margin by "
                 "which the mixture beats the heuristics in a zero-sum payoff table)"
             )
         if type(margin) not in (int, float) or margin < 0:

@@ -502,7 +502,7 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
         ("", "exploiter_timesteps = 9\nexploiter_policies = []", "argmax and/or sampling"),
         ("", 'bot = "best"', "experiment.bot: model or mixture, got 'best'"),
         ("", 'bot = "mixture"', "experiment.bot: mixture is the population's equilibrium"),
-        ("", "mixture_margin = 0.1", "experiment.mixture_margin: for bot = mixture at two"),
+        ("", "mixture_margin = 0.1", "experiment.mixture_margin: for bot = mixture in heads-up"),
         (
             'mixture = "nash"',
             'bot = "mixture"\nmixture_margin = "big"',
