@@ -227,5 +227,6 @@ def _short(member: str) -> str:
     if member.startswith("snapshot_") and member.endswith(".zip"):
         return f"snap {int(member[9:-4]):,}"
     if member.startswith("exploiter_") and member.endswith(".zip"):
-        return f"expl {int(member[10:-4]):,}"
+        label = member[10:-4]  # a step, or psroK for the exploiters of agents.psro
+        return f"expl {int(label):,}" if label.isdigit() else f"expl {label}"
     return member
