@@ -59,8 +59,8 @@ def is_bot(spec: str) -> bool:
 def bot_spec(run: Path, bot: str, policy: str = "argmax", margin: float | None = None) -> str:
     """The agent spec of a run's bot: its model (``ppo:RUN/model.zip``) or its population's
     mixture (``mixture:RUN``, with a ``margin`` over the heuristics if given), by its most
-    likely action (``argmax``, the model's default) or its sampling policy (``sampling``,
-    the mixture's default)."""
+    likely action (``argmax``; a mixture's members' most likely actions) or its sampling
+    policy (``sampling``)."""
     if bot == "mixture":
         return (
             f"mixture:{run}"
@@ -272,10 +272,9 @@ def run_experiment(
     from agents.batched_tournament import run_batched_tournament
     from agents.tournament import TournamentSpec, run_tournament, write_outputs
 
-    # The model plays its most likely action, the mixture its members' sampling policies:
-    # each as training left it to be played.
-    played = "argmax" if experiment["bot"] == "model" else "sampling"
-    model = bot_spec(run, experiment["bot"], played, experiment["margin"])
+    # The tournaments play the bot's most likely action (a mixture: its members'), the
+    # exploiters each policy asked for: the same for every recipe.
+    model = bot_spec(run, experiment["bot"], "argmax", experiment["margin"])
     sections = []
     for entry in experiment["against"]:
         others = tuple(entry) if isinstance(entry, list) else (entry,)

@@ -569,7 +569,8 @@ def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
 
 def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     """bot = "mixture": the tournaments and the exploiters play the population's equilibrium
-    mixture (its sampling policy in the tournaments; both policies for the exploiters)."""
+    mixture (its members' most likely actions in the tournaments, as a model plays its own;
+    both policies for the exploiters)."""
     from experiments.sweep import seed_figures
 
     extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
@@ -581,7 +582,7 @@ def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     path = tiny_toml(tmp_path / "x.toml", run, extra, experiment, '["tag", "self"]')
     assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
     result = json.loads((run / "vs_caller" / "results.json").read_text())
-    assert result["agents"] == [f"mixture:{run}", "caller"]
+    assert result["agents"] == [f"mixture:{run}:deterministic=true", "caller"]
     argmax = json.loads((run / "exploiter" / "exploiter.json").read_text())
     sampling = json.loads((run / "exploiter-sampling" / "exploiter.json").read_text())
     assert argmax["spec"]["target"] == f"mixture:{run}:deterministic=true"
