@@ -16,8 +16,8 @@ from lith_env.cards import CARDS
 from lith_env.encoding import layout as lith_layout
 from lith_env.history import load_records, replay_hand
 
-LITH_AGENTS = "bluffer, caller, ppo, random, rock, solved, tag"
-GENDENEIA_AGENTS = "greedy, ppo, random, spoiler"
+LITH_AGENTS = "bluffer, caller, mixture, ppo, random, rock, solved, tag"
+GENDENEIA_AGENTS = "greedy, mixture, ppo, random, spoiler"
 
 
 def run(program, argv, answers, capsys):

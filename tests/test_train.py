@@ -645,7 +645,7 @@ def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "--workers WORKERS Gendeneía tournament processes" in text and "(default: 2)" in text
     assert "default: the file's timesteps" in text
-    assert "lith: bluffer, caller, ppo:PATH, random, rock, solved:PATH, tag" in text
+    assert "lith: bluffer, caller, mixture:FOLDER, ppo:PATH, random, rock, solved:PATH, tag" in text
     assert "(default: 150000)" in text and "(default: 2000)" in text
     assert "(default: runs/demo)" in text and "(default: 0)" in text
 
