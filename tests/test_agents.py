@@ -33,7 +33,11 @@ def test_specs_with_parameters():
     [
         ("maniac", "lith", "unknown agent 'maniac' for lith; built-in agents: bluffer, caller"),
         ("greedy", "lith", "unknown agent 'greedy' for lith"),
-        ("tag", "gendeneia", "unknown agent 'tag' for gendeneia; built-in agents: greedy, mixture, ppo"),
+        (
+            "tag",
+            "gendeneia",
+            "unknown agent 'tag' for gendeneia; built-in agents: greedy, mixture, ppo",
+        ),
         ("bluffer:frequency=0.3", "lith", "bad parameter 'frequency=0.3'; parameters: freq=..."),
         ("bluffer:freq", "lith", "bad parameter 'freq'"),
         ("bluffer:freq=2", "lith", "freq: a probability"),
