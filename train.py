@@ -1033,6 +1033,7 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
             run / "metrics.json",
             pool_dir / "population.json",
             pool_dir / "mixture.json",
+            pool_dir / "psro.json",  # agents.psro's log of iterations on the old population
             run / "population.png",
         ]:
             stale.unlink(missing_ok=True)

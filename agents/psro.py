@@ -34,6 +34,14 @@ def _target(run: Path, margin: float | None) -> str:
     return f"mixture:{run}" + (f":margin={margin}" if margin is not None else "")
 
 
+def _mixture(run: Path, margin: float | None):
+    """The pool, members and weights of the mixture the exploiters target (ValueError
+    naming what is wrong, e.g. a margin no mixture reaches)."""
+    from agents.mixture import margin_mixture, read_mixture
+
+    return read_mixture(run) if margin is None else margin_mixture(run, margin)
+
+
 def psro_iterations(
     run: Path,
     iterations: int,
@@ -45,7 +53,6 @@ def psro_iterations(
     """Run ``iterations`` PSRO steps on the population of ``run`` (see the module's
     docstring); returns, per iteration, the exploiter's gain and the mixture after it."""
     from agents.exploiter import ExploiterSpec, train_exploiter
-    from agents.mixture import MixtureAgent
     from agents.population import Population
 
     pool = Path(run) / "pool"
@@ -72,14 +79,14 @@ def psro_iterations(
         shutil.copyfile(pool / name / "exploiter.zip", pool / f"{name}.zip")
         population.add(f"{name}.zip", step)
         population.save(path)
-        mixture = MixtureAgent(run, margin=margin) if margin is not None else MixtureAgent(run)
+        _, members, weights = _mixture(run, margin)
         entry = {
             "iteration": k,
             "exploiter": f"{name}.zip",
             "exploiter_steps": found["steps"],
             "margin": margin,
             "gain": {key: found["gain"][key] for key in ("mean", "low", "high", "units")},
-            "mixture": dict(zip(mixture.names, mixture.weights.tolist(), strict=True)),
+            "mixture": {m: float(w) for m, w in zip(members, weights, strict=True) if w > 0},
         }
         log.append(entry)
         log_path.write_text(json.dumps(log, indent=2))
@@ -133,10 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"run: no pool/population.json in {str(run)!r} (a train.py run with mixture = nash)"
         )
     try:
-        if args.margin is not None:
-            from agents.mixture import MixtureAgent
-
-            MixtureAgent(run, margin=args.margin)  # the margin is possible, before training
+        _mixture(run, args.margin)  # the margin is possible, before any training
         psro_iterations(run, args.iterations, args.exploiter_steps, args.margin, args.seed)
     except ValueError as error:
         parser.error(str(error))

@@ -13,7 +13,9 @@ default, or a sample of that many), and exploiter_timesteps (and optionally expl
 end with an exploiter trained that long against the bot (``agents.exploiter``), its gain, a
 lower bound on the bot's exploitability, in the report; bot ("model", the default, or
 "mixture": the population's equilibrium, ``agents.mixture``, with mixture_margin its margin
-over the heuristics). Lith tournaments are played on the
+over the heuristics), and psro_iterations (and optionally psro_exploiter_steps, default
+200,000): with bot = mixture, PSRO iterations after training (``agents.psro``), so that the
+bot's equilibrium holds against exploiters of itself. Lith tournaments are played on the
 batched engine (every table of a pairing at once, the same deals and seatings as one table at
 a time); Gendeneía's in ``--workers`` processes. Everything is checked before training starts.
 """
@@ -49,6 +51,7 @@ EXPLOITER_FOLDERS = {"argmax": "exploiter", "sampling": "exploiter-sampling"}
 # What a run's bot is ([experiment] bot): its final model, or (population training) the
 # equilibrium mixture of its population, PSRO's answer (agents.mixture).
 BOTS = ("model", "mixture")
+DEFAULT_PSRO_STEPS = 200_000  # each PSRO exploiter's training ([experiment] psro_iterations)
 
 
 def is_bot(spec: str) -> bool:
@@ -106,6 +109,8 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             "exact_exploitability",
             "bot",
             "mixture_margin",
+            "psro_iterations",
+            "psro_exploiter_steps",
         }
     )
     if unknown:
@@ -195,6 +200,20 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
             raise ValueError(
                 f"experiment.mixture_margin: a number of at least 0 (chips a hand), got {margin!r}"
             )
+    psro = {}
+    if "psro_iterations" in table:
+        if bot != "mixture":
+            raise ValueError(
+                "experiment.psro_iterations: PSRO's exploiters join the population and change "
+                "its equilibrium, so they need bot = mixture"
+            )
+        _check_count("experiment.psro_iterations", table["psro_iterations"])
+        psro = {"iterations": table["psro_iterations"], "steps": DEFAULT_PSRO_STEPS}
+    if "psro_exploiter_steps" in table:
+        if not psro:
+            raise ValueError("experiment.psro_exploiter_steps: set psro_iterations too")
+        _check_count("experiment.psro_exploiter_steps", table["psro_exploiter_steps"])
+        psro["steps"] = table["psro_exploiter_steps"]
     exact = table.get("exact_exploitability", False)
     if not isinstance(exact, bool):
         raise ValueError(f"experiment.exact_exploitability: true or false, got {exact!r}")
@@ -224,6 +243,7 @@ def experiment_table(path: Path, config: TrainConfig) -> dict[str, Any]:
         "exact": exact,
         "bot": bot,
         "margin": margin,
+        "psro": psro,
     }
 
 
@@ -265,9 +285,10 @@ def run_experiment(
     train(config)
     train_seconds = time.perf_counter() - started
     steps = steps_of(run / "model.zip")
-    (run / "wall_time.json").write_text(
-        json.dumps({"train_seconds": train_seconds, "steps": steps})
-    )
+    timing = {"train_seconds": train_seconds, "steps": steps}
+    if experiment["psro"]:
+        timing["psro_seconds"] = _psro(config, run, experiment)
+    (run / "wall_time.json").write_text(json.dumps(timing))
 
     from agents.batched_tournament import run_batched_tournament
     from agents.tournament import TournamentSpec, run_tournament, write_outputs
@@ -309,6 +330,48 @@ def run_experiment(
     report = _report(path, config, train_seconds, steps, sections, analytics)
     (run / "report.md").write_text(report)
     return run
+
+
+def _psro(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> float:
+    """PSRO iterations after training (``agents.psro``): exploiters of the population's
+    equilibrium (with the experiment's margin) join it in turn; returns the seconds taken."""
+    from agents.psro import psro_iterations
+
+    options = experiment["psro"]
+    started = time.perf_counter()
+    print(
+        f"PSRO: {options['iterations']} exploiters of {options['steps']:,} steps against "
+        "the population's equilibrium"
+    )
+    psro_iterations(
+        run, options["iterations"], options["steps"], experiment["margin"], seed=config.seed
+    )
+    return time.perf_counter() - started
+
+
+def _psro_lines(run: Path) -> list[str]:
+    """The report's section on the PSRO iterations after training, if the run had any."""
+    path = run / "pool" / "psro.json"
+    if not path.is_file():
+        return []
+    lines = [
+        "## PSRO iterations",
+        "",
+        "Each exploiter trained against the equilibrium as it stood (`agents.psro`), then "
+        "joined the population, whose equilibrium was solved again (chips/100 hands):",
+        "",
+        "| iteration | steps | exploiter's gain | 95% interval | equilibrium after it |",
+        "| ---: | ---: | ---: | ---: | --- |",
+    ]
+    for entry in json.loads(path.read_text()):
+        gain = entry["gain"]
+        weights = sorted(entry["mixture"].items(), key=lambda item: -item[1])
+        shown = ", ".join(f"{member} {weight:.2f}" for member, weight in weights)
+        lines.append(
+            f"| {entry['iteration']} | {entry['exploiter_steps']:,} | {gain['mean']:+.1f} | "
+            f"{_interval(gain, '+.1f')} | {shown} |"
+        )
+    return [*lines, ""]
 
 
 def _exploit(config: TrainConfig, run: Path, experiment: dict[str, Any]) -> None:
@@ -534,6 +597,7 @@ def _report(
             "![exchanges](exchange_by_category.png)",
             "",
         ]
+    lines += _psro_lines(Path(config.out))
     lines += _exploit_lines(Path(config.out))
     lines += _exact_lines(Path(config.out))
     for opponent, folder, _ in sections:

@@ -513,6 +513,27 @@ def test_experiment_flags_are_checked(tmp_path, argv, message, capsys):
             'bot = "mixture"\nexact_exploitability = true',
             "exact_exploitability: measures the final model, not a mixture",
         ),
+        ("", "psro_iterations = 2", "experiment.psro_iterations: PSRO's exploiters join"),
+        (
+            'mixture = "nash"',
+            'bot = "mixture"\npsro_iterations = 0',
+            "experiment.psro_iterations: must be a positive integer, got 0",
+        ),
+        (
+            'mixture = "nash"',
+            'bot = "mixture"\npsro_iterations = 1.5',
+            "experiment.psro_iterations: must be a positive integer, got 1.5",
+        ),
+        (
+            'mixture = "nash"',
+            'bot = "mixture"\npsro_exploiter_steps = 1000',
+            "experiment.psro_exploiter_steps: set psro_iterations too",
+        ),
+        (
+            'mixture = "nash"',
+            'bot = "mixture"\npsro_iterations = 1\npsro_exploiter_steps = "many"',
+            "experiment.psro_exploiter_steps: must be a positive integer, got 'many'",
+        ),
     ],
 )
 def test_bad_experiment_files_fail_before_training(tmp_path, extra, experiment, message, capsys):
@@ -593,6 +614,33 @@ def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     analytics = json.loads((run / "analytics.json").read_text())
     assert "mixture" in analytics and "caller" in analytics
     assert set(seed_figures(run)) >= {"against", "exploiter", "exploiter-sampling"}
+
+
+def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
+    """psro_iterations: after training, exploiters of the equilibrium join the population
+    (agents.psro), so the tournaments play the equilibrium solved with them; the report
+    lists each iteration. A fresh run in the same folder starts the log over."""
+    extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
+    experiment = (
+        'against = ["caller"]\nunits = 4\nbot = "mixture"\npsro_iterations = 2\n'
+        "psro_exploiter_steps = 128"
+    )
+    run = tmp_path / "run"
+    path = tiny_toml(tmp_path / "x.toml", run, extra, experiment, '["tag", "self"]')
+    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    population = json.loads((run / "pool" / "population.json").read_text())
+    assert population["members"][-2:] == ["exploiter_psro1.zip", "exploiter_psro2.zip"]
+    log = json.loads((run / "pool" / "psro.json").read_text())
+    assert [entry["iteration"] for entry in log] == [1, 2]
+    mixture = json.loads((run / "pool" / "mixture.json").read_text())
+    assert mixture["members"] == population["members"]  # solved again with the exploiters
+    report = (run / "report.md").read_text()
+    assert "## PSRO iterations" in report and "\n| 2 | " in report
+    assert json.loads((run / "wall_time.json").read_text())["psro_seconds"] > 0
+    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    assert [
+        entry["iteration"] for entry in json.loads((run / "pool" / "psro.json").read_text())
+    ] == [1, 2]
 
 
 def test_the_bot_spec_names_the_model_or_the_mixture(tmp_path):
