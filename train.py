@@ -501,22 +501,21 @@ class PoolOpponent:
     def reset_tables(self, tables: np.ndarray) -> None:
         members, weights = self._pool()  # the mixture file is read once, not once a table
         self.members = members
-        if len(self.table_member) <= int(np.max(tables, initial=-1)):
-            grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
-            grown[: len(self.table_member)] = self.table_member
-            self.table_member = grown
-        self.table_member[tables] = [self._draw(len(members), weights) for _ in tables]
+        from agents.base import assign_tables
+
+        drawn = [self._draw(len(members), weights) for _ in tables]
+        self.table_member = assign_tables(self.table_member, tables, drawn)
 
     def act_batch(self, observations, action_masks, tables: np.ndarray) -> np.ndarray:
-        from agents.base import act_batch
+        from agents.base import act_by_table
 
-        out = np.zeros(len(action_masks), dtype=np.int64)
-        members = self.table_member[tables]
-        for m in np.unique(members):
-            choice = self._agent(self.members[m])
-            pick = members == m
-            out[pick] = act_batch(choice, observations[pick], action_masks[pick])
-        return out
+        return act_by_table(
+            self.table_member,
+            tables,
+            lambda m: self._agent(self.members[m]),  # snapshots load on first use
+            observations,
+            action_masks,
+        )
 
 
 def pool_opponents(config: TrainConfig, pool_dir: Path, rules: Any, seed: int) -> list:

@@ -17,6 +17,8 @@ __all__ = [
     "Agent",
     "RandomAgent",
     "act_batch",
+    "act_by_table",
+    "assign_tables",
     "legal_ids",
     "load_agents",
     "make_agent",
@@ -117,6 +119,40 @@ def act_batch(agent: Agent, observations: Any, action_masks: np.ndarray) -> np.n
     return np.array(
         [agent.act(o, m) for o, m in zip(observations, action_masks, strict=True)], dtype=np.int64
     )
+
+
+# Per-table agents (``per_table = True``): one member plays each table's episode in a batched
+# env or tournament; ``table_member[t]`` is the index of table t's member.
+
+
+def assign_tables(table_member: np.ndarray, tables: np.ndarray, drawn: Any) -> np.ndarray:
+    """``table_member`` with ``tables`` given the members ``drawn`` (grown, as a new array,
+    when a table is past its end: the env or tournament decides how many tables there are)."""
+    tables = np.asarray(tables, dtype=np.int64)
+    if len(table_member) <= int(np.max(tables, initial=-1)):
+        grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
+        grown[: len(table_member)] = table_member
+        table_member = grown
+    table_member[tables] = drawn
+    return table_member
+
+
+def act_by_table(
+    table_member: np.ndarray,
+    tables: np.ndarray,
+    agent_of: Callable[[int], Agent],
+    observations: Any,
+    action_masks: np.ndarray,
+) -> np.ndarray:
+    """Each row's action by the member of its table (row i is at ``tables[i]``): one
+    ``act_batch`` call per member present, ``agent_of(m)`` giving member m as an agent."""
+    out = np.zeros(len(action_masks), dtype=np.int64)
+    members = table_member[np.asarray(tables, dtype=np.int64)]
+    for m in np.unique(members).tolist():
+        rows = members == m
+        picked = None if observations is None else observations[rows]
+        out[rows] = act_batch(agent_of(m), picked, action_masks[rows])
+    return out
 
 
 def _parse_value(text: str) -> Any:

@@ -17,6 +17,8 @@ margin: the strategy ``mixture:DIR:margin=M`` plays (``agents.mixture``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from scipy.optimize import linprog
 
@@ -38,22 +40,40 @@ def _square(payoffs: np.ndarray) -> np.ndarray:
     return table
 
 
+def _maximin(
+    table: np.ndarray, columns: Sequence[int], beaten: Sequence[int] = (), margin: float = 0.0
+):
+    """``linprog`` on the simplex: the mixture x of the rows maximizing v subject to
+    ``(table.T @ x)[columns] >= v`` and ``(table.T @ x)[beaten] >= margin``; the solver's
+    result (``x[:-1]`` the mixture, ``x[-1]`` the value v, ``success`` False if infeasible)."""
+    k = len(table)
+    cost = np.zeros(k + 1)
+    cost[-1] = -1.0  # variables: the mixture (k), then v; minimize -v
+    upper = np.vstack(
+        [
+            np.hstack([-table[:, columns].T, np.ones((len(columns), 1))]),  # v <= (A^T x)_j
+            np.hstack([-table[:, beaten].T, np.zeros((len(beaten), 1))]),  # (A^T x)_j >= m
+        ]
+    )
+    bound = np.concatenate([np.zeros(len(columns)), np.full(len(beaten), -float(margin))])
+    equal = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    bounds = [(0, None)] * k + [(None, None)]
+    return linprog(cost, A_ub=upper, b_ub=bound, A_eq=equal, b_eq=[1.0], bounds=bounds)
+
+
+def _mixture_of(found) -> np.ndarray:
+    mixture = np.clip(found.x[:-1], 0.0, None)
+    return mixture / mixture.sum()
+
+
 def nash_zero_sum(payoffs: np.ndarray) -> np.ndarray:
     """The row player's maximin mixture of a zero-sum matrix game (an equilibrium strategy):
     maximize v subject to ``payoffs.T @ x >= v``, ``x >= 0``, ``sum(x) = 1``."""
     table = _square(payoffs)
-    k = len(table)
-    # variables: x (k) and v; minimize -v
-    cost = np.zeros(k + 1)
-    cost[-1] = -1.0
-    upper = np.hstack([-table.T, np.ones((k, 1))])  # v - (A^T x)_j <= 0
-    equal = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
-    bounds = [(0, None)] * k + [(None, None)]
-    found = linprog(cost, A_ub=upper, b_ub=np.zeros(k), A_eq=equal, b_eq=[1.0], bounds=bounds)
+    found = _maximin(table, list(range(len(table))))
     if not found.success:  # pragma: no cover - a bounded feasible LP always solves
         raise RuntimeError(f"linprog: {found.message}")
-    mixture = np.clip(found.x[:k], 0.0, None)
-    return mixture / mixture.sum()
+    return _mixture_of(found)
 
 
 def nash_with_margins(payoffs: np.ndarray, beaten: list[int], margin: float) -> np.ndarray:
@@ -66,41 +86,19 @@ def nash_with_margins(payoffs: np.ndarray, beaten: list[int], margin: float) -> 
     beaten = sorted(set(beaten))
     if not beaten or not all(0 <= j < k for j in beaten):
         raise ValueError(f"beaten: members 0-{k - 1} to beat, got {beaten!r}")
-    cost = np.zeros(k + 1)
-    cost[-1] = -1.0
-    upper = np.vstack(
-        [
-            np.hstack([-table.T, np.ones((k, 1))]),  # v - (A^T x)_j <= 0
-            np.hstack([-table[:, beaten].T, np.zeros((len(beaten), 1))]),  # -(A^T x)_j <= -m
-        ]
-    )
-    bound = np.concatenate([np.zeros(k), np.full(len(beaten), -float(margin))])
-    equal = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
-    bounds = [(0, None)] * k + [(None, None)]
-    found = linprog(cost, A_ub=upper, b_ub=bound, A_eq=equal, b_eq=[1.0], bounds=bounds)
+    found = _maximin(table, list(range(k)), beaten, margin)
     if not found.success:
         best = nash_with_margins_limit(table, beaten)
         raise ValueError(
             f"margin: no mixture beats every one of the columns {beaten} by {margin:g}; the "
             f"most one can is {best:.4g}"
         )
-    mixture = np.clip(found.x[:k], 0.0, None)
-    return mixture / mixture.sum()
+    return _mixture_of(found)
 
 
 def nash_with_margins_limit(payoffs: np.ndarray, beaten: list[int]) -> float:
     """The largest margin by which some mixture beats every column in ``beaten``."""
-    table = _square(payoffs)
-    k = len(table)
-    cost = np.zeros(k + 1)
-    cost[-1] = -1.0
-    upper = np.hstack([-table[:, beaten].T, np.ones((len(beaten), 1))])
-    equal = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
-    bounds = [(0, None)] * k + [(None, None)]
-    found = linprog(
-        cost, A_ub=upper, b_ub=np.zeros(len(beaten)), A_eq=equal, b_eq=[1.0], bounds=bounds
-    )
-    return float(found.x[-1])
+    return float(_maximin(_square(payoffs), sorted(set(beaten))).x[-1])
 
 
 def projected_replicator_dynamics(

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import act_batch, make_agent, register
+from agents.base import act_batch, act_by_table, assign_tables, make_agent, register
 from agents.metagame import nash_with_margins, nash_with_margins_limit
 
 __all__ = ["MixtureAgent", "margin_mixture", "read_mixture"]
@@ -173,12 +173,7 @@ class MixtureAgent:
 
     def reset_tables(self, tables: np.ndarray) -> None:
         """New episodes at ``tables``: a member drawn for each."""
-        tables = np.asarray(tables, dtype=np.int64)
-        if len(self.table_member) <= int(np.max(tables, initial=-1)):
-            grown = np.zeros(int(np.max(tables)) + 1, dtype=np.int64)
-            grown[: len(self.table_member)] = self.table_member
-            self.table_member = grown
-        self.table_member[tables] = self._draw(len(tables))
+        self.table_member = assign_tables(self.table_member, tables, self._draw(len(tables)))
 
     def act_batch(
         self, observations: Any, action_masks: np.ndarray, tables: np.ndarray | None = None
@@ -186,13 +181,9 @@ class MixtureAgent:
         """Each row's action by its table's member (without ``tables``: the current one)."""
         if tables is None:
             return act_batch(self.members[self.current], observations, action_masks)
-        out = np.zeros(len(action_masks), dtype=np.int64)
-        members = self.table_member[np.asarray(tables, dtype=np.int64)]
-        for m in np.unique(members).tolist():
-            rows = members == m
-            picked = None if observations is None else observations[rows]
-            out[rows] = act_batch(self.members[m], picked, action_masks[rows])
-        return out
+        return act_by_table(
+            self.table_member, tables, self.members.__getitem__, observations, action_masks
+        )
 
 
 @register("lith", "mixture")
