@@ -588,20 +588,28 @@ def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
     assert "exploiter-sampling/gain.png" in report
 
 
+def _tiny_mixture_experiment(tmp_path, experiment: str):
+    """A tiny population run with bot = "mixture" against caller, plus ``experiment``'s
+    [experiment] keys; returns the run folder."""
+    extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
+    table = f'against = ["caller"]\nunits = 4\nbot = "mixture"\n{experiment}'
+    run = tmp_path / "run"
+    path = tiny_toml(tmp_path / "x.toml", run, extra, table, '["tag", "self"]')
+    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    return run
+
+
 def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     """bot = "mixture": the tournaments and the exploiters play the population's equilibrium
     mixture (its members' most likely actions in the tournaments, as a model plays its own;
     both policies for the exploiters)."""
     from experiments.sweep import seed_figures
 
-    extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
-    experiment = (
-        'against = ["caller"]\nunits = 4\nbot = "mixture"\nexploiter_timesteps = 256\n'
-        'exploiter_units = 20\nexploiter_policies = ["argmax", "sampling"]'
+    run = _tiny_mixture_experiment(
+        tmp_path,
+        "exploiter_timesteps = 256\nexploiter_units = 20\n"
+        'exploiter_policies = ["argmax", "sampling"]',
     )
-    run = tmp_path / "run"
-    path = tiny_toml(tmp_path / "x.toml", run, extra, experiment, '["tag", "self"]')
-    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
     result = json.loads((run / "vs_caller" / "results.json").read_text())
     assert result["agents"] == [f"mixture:{run}:deterministic=true", "caller"]
     argmax = json.loads((run / "exploiter" / "exploiter.json").read_text())
@@ -620,14 +628,8 @@ def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
     """psro_iterations: after training, exploiters of the equilibrium join the population
     (agents.psro), so the tournaments play the equilibrium solved with them; the report
     lists each iteration. A fresh run in the same folder starts the log over."""
-    extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
-    experiment = (
-        'against = ["caller"]\nunits = 4\nbot = "mixture"\npsro_iterations = 2\n'
-        "psro_exploiter_steps = 128"
-    )
-    run = tmp_path / "run"
-    path = tiny_toml(tmp_path / "x.toml", run, extra, experiment, '["tag", "self"]')
-    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    psro = "psro_iterations = 2\npsro_exploiter_steps = 128"
+    run = _tiny_mixture_experiment(tmp_path, psro)
     population = json.loads((run / "pool" / "population.json").read_text())
     assert population["members"][-2:] == ["exploiter_psro1.zip", "exploiter_psro2.zip"]
     log = json.loads((run / "pool" / "psro.json").read_text())
@@ -637,7 +639,7 @@ def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
     report = (run / "report.md").read_text()
     assert "## PSRO iterations" in report and "\n| 2 | " in report
     assert json.loads((run / "wall_time.json").read_text())["psro_seconds"] > 0
-    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    _tiny_mixture_experiment(tmp_path, psro)
     assert [
         entry["iteration"] for entry in json.loads((run / "pool" / "psro.json").read_text())
     ] == [1, 2]
