@@ -171,6 +171,14 @@ class TrainConfig:
                     "players",
                     "must be 2 with mixture = exploiter (the exploiter is the one other seat)",
                 )
+        if self.opponents.count("self") > 1:
+            raise bad("opponents", "names self more than once (the snapshots are one member)")
+        if self.mixture != "uniform" and len(set(self.opponents)) < len(self.opponents):
+            raise bad(
+                "opponents",
+                f"repeats a name, which weights the uniform draw; mixture = {self.mixture} "
+                "draws its own way, so name each opponent once",
+            )
         if self.mixture == "nash" and "self" not in self.opponents:
             raise bad("mixture", "nash needs 'self' among the opponents (snapshots join it)")
         if self.meta_units is not None and (
@@ -886,7 +894,8 @@ def evaluate(
     chips/100 hands (Lith) or win rate (Gendeneia), each with its 95% interval."""
     from agents.tournament import TournamentSpec, run_tournament
 
-    named = [o for o in config.opponents if o != "self"] or list(HEURISTICS[config.game][:2])
+    named = list(dict.fromkeys(o for o in config.opponents if o != "self"))  # once each
+    named = named or list(HEURISTICS[config.game][:2])
     out = {}
     for opponent in named:
         lineup = (0,) + (1,) * (config.players - 1)
@@ -1125,7 +1134,8 @@ HELP = {
     "game": "lith or gendeneia",
     "players": "seats at the table (Lith 2-10, Gendeneia 2-6)",
     "opponents": "comma-separated agent specs (name or name:key=value), drawn per episode "
-    "for every other seat; 'self' adds snapshots of the learner",
+    "for every other seat; 'self' adds snapshots of the learner; a name given twice is "
+    "drawn twice as often",
     "timesteps": "total learner decisions to train for (when resuming too); rounded up to "
     "whole rollouts of n_envs x n_steps",
     "seed": f"seed of envs, opponents and network (0 to {MAX_SEED})",

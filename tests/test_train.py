@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 import torch
 from rich.console import Console
@@ -202,6 +203,11 @@ def test_corrupt_or_mismatched_checkpoint(trained, tmp_path, capsys):
         ),
         (["--reward", "shaped"], "reward: shaped is for gendeneia only"),
         (["--reward", "dense"], "reward: must be final or shaped"),
+        (["--opponents", "tag,self,self"], "opponents: names self more than once"),
+        (
+            ["--opponents", "tag,tag,self", "--mixture", "nash"],
+            "opponents: repeats a name, which weights the uniform draw; mixture = nash",
+        ),
         (["--config", "/no/such.toml"], "config: no file at"),
         (["--resume", "/no/such/run"], "resume: no config.json"),
     ],
@@ -233,6 +239,27 @@ def test_bad_config_files_fail_naming_the_field(tmp_path, toml, flags, message, 
     assert train.main(["--config", str(path), *flags]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_name_given_twice_is_drawn_twice_as_often(tmp_path):
+    opponent = train.PoolOpponent(["spoiler", "spoiler", "greedy"], "gendeneia", tmp_path, 5, 1)
+    opponent.reset_tables(np.arange(3000))
+    assert np.mean(opponent.table_member < 2) == pytest.approx(2 / 3, abs=0.03)
+    assert [type(a).__name__ for a in opponent.named] == ["SpoilerAgent"] * 2 + ["GreedyAgent"]
+
+
+def test_evaluations_play_a_repeated_name_once(monkeypatch, tmp_path):
+    played = []
+
+    def fake_tournament(spec):
+        played.append(spec.agents[1])
+        return {"agents_results": {spec.agents[0]: {"win_rate": 0.5}}}
+
+    monkeypatch.setattr("agents.tournament.run_tournament", fake_tournament)
+    config = train.TrainConfig(game="gendeneia", players=3, opponents=["spoiler"] * 2 + ["greedy"])
+    results = train.evaluate(tmp_path / "model.zip", config, units=3)
+    assert played == ["spoiler", "greedy"]
+    assert list(results) == ["win_rate vs spoiler", "win_rate vs greedy"]
 
 
 def test_config_files_and_flag_overrides(tmp_path):
