@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from gendeneia_env.table import REWARDS
+
 GAMES = ("lith", "gendeneia")
 HEURISTICS = {
     "lith": ("tag", "bluffer", "rock", "caller", "random"),
@@ -77,7 +79,7 @@ class TrainConfig:
     n_envs: int = 4  # environments stepped together
     vec_env: str = "dummy"  # dummy, subproc (one process per env) or batched (Lith only)
     rules: dict[str, Any] = field(default_factory=dict)  # game rules, e.g. {betting = "no-limit"}
-    reward: str = "final"  # Gendeneia only: final or shaped
+    reward: str = "final"  # Gendeneia only: final, shaped or shaped_win
     learning_rate: float = 3e-4
     learning_rate_end: float | None = None  # None: constant; else linear down to it by timesteps
     n_steps: int = 512  # steps per env between updates
@@ -229,10 +231,12 @@ class TrainConfig:
             raise bad("vec_env", "must be dummy, subproc or batched")
         if self.vec_env == "batched" and self.game != "lith":
             raise bad("vec_env", "batched is for lith only (the batched engine plays Lith)")
-        if self.reward not in ("final", "shaped"):
-            raise bad("reward", "must be final or shaped")
-        if self.reward == "shaped" and self.game != "gendeneia":
-            raise bad("reward", "shaped is for gendeneia only (Lith pays the chips won or lost)")
+        if self.reward not in REWARDS:
+            raise bad("reward", "must be final, shaped or shaped_win")
+        if self.reward != "final" and self.game != "gendeneia":
+            raise bad(
+                "reward", f"{self.reward} is for gendeneia only (Lith pays the chips won or lost)"
+            )
         for name in ("learning_rate", "gamma", "gae_lambda"):
             value = getattr(self, name)
             if not _is_number(value) or not 0 < value <= 1:
@@ -1143,7 +1147,7 @@ HELP = {
     "n_envs": "environments stepped together",
     "vec_env": "dummy (one process), subproc (a process per env), or batched (Lith only: "
     "every table in one numpy engine)",
-    "reward": "final or shaped (Gendeneia only; Lith pays the chips won or lost)",
+    "reward": "final, shaped or shaped_win (Gendeneia only; Lith pays the chips won or lost)",
     "learning_rate": "PPO learning rate, in (0, 1]",
     "learning_rate_end": "if given, the learning rate falls linearly from learning_rate to this "
     "at timesteps, in (0, 1]",

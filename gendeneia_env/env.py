@@ -21,9 +21,9 @@ class GendeneiaEnv(SingleSeatEnv):
     object with ``act(observation, action_mask)``, or one per other seat), the rules of
     :class:`~gendeneia_env.game.GendeneiaConfig` (``max_rounds``, ``max_reshuffles``,
     ``discard_ends_turn``, ``presum``, ``twist_any``, ``twist_any_rule``, ``twist_suit``,
-    ``twist_suit_rule``, ``round_lots``), ``reward`` (``"final"`` or ``"shaped"``),
-    ``reward_scale`` (default 0.1), ``learner_seat`` (None: drawn each episode) and
-    ``render_mode`` (``"ansi"``, ``"human"``).
+    ``twist_suit_rule``, ``round_lots``), ``reward`` (``"final"``, ``"shaped"`` or
+    ``"shaped_win"``), ``reward_scale`` (default 0.1), ``learner_seat`` (None: drawn each
+    episode) and ``render_mode`` (``"ansi"``, ``"human"``).
     """
 
     def __init__(

@@ -15,7 +15,7 @@ from gendeneia_env.scoring import LOT_NAMES
 
 __all__ = ["REWARDS", "GendeneiaTable"]
 
-REWARDS = ("final", "shaped")
+REWARDS = ("final", "shaped", "shaped_win")
 
 
 class GendeneiaTable:
@@ -24,12 +24,14 @@ class GendeneiaTable:
     A seat's return is ``reward_scale`` x (the mean of the other seats' scores minus its own):
     with ``reward="final"`` it is counted once, when the game ends; with ``"shaped"`` it is the
     running value after every action, so the rewards of a game sum to the same final figure.
-    Returns of all seats sum to zero.
+    ``"shaped_win"`` is ``"shaped"`` plus, when the game ends, the seat's share of the win
+    (1 / the number of seats tied for the lowest score, else 0) minus 1 / players: it pays
+    winning, which the score margin alone does not. Returns of all seats sum to zero.
     """
 
     def __init__(self, config: GendeneiaConfig, reward: str = "final", reward_scale: float = 0.1):
         if reward not in REWARDS:
-            raise ValueError(f"reward: must be 'final' or 'shaped', got {reward!r}")
+            raise ValueError(f"reward: must be one of {', '.join(REWARDS)}, got {reward!r}")
         if (
             not isinstance(reward_scale, int | float)
             or isinstance(reward_scale, bool)
@@ -75,7 +77,13 @@ class GendeneiaTable:
             return np.zeros(n)
         scores = np.array(self.game.scores(), dtype=float)
         others_mean = (scores.sum() - scores) / (n - 1)
-        return (others_mean - scores) * self.reward_scale
+        margin = (others_mean - scores) * self.reward_scale
+        if self.reward == "shaped_win" and self.game.is_over:
+            winners = self.game.winners()
+            share = np.zeros(n)
+            share[winners] = 1 / len(winners)
+            margin += share - 1 / n
+        return margin
 
     def is_out(self, seat: int) -> bool:
         """Never: no player leaves a game of Gendeneía before it ends."""

@@ -92,6 +92,17 @@ def test_shaped_reward_sums_to_the_same_figure():
         assert any(r != 0 for r in a[:-1]) or len(a) == 1
 
 
+def test_shaped_win_adds_the_win_share_at_the_end():
+    plain, with_win = make(reward="shaped"), make(reward="shaped_win")
+    for seed in range(10):
+        a, _ = episode(plain, seed)
+        b, _ = episode(with_win, seed)
+        assert b[:-1] == pytest.approx(a[:-1])  # the same shaping until the last step
+        winners = with_win.table.game.winners()
+        share = 1 / len(winners) if with_win.seat in winners else 0.0
+        assert b[-1] - a[-1] == pytest.approx(share - 1 / 3)
+
+
 def test_illegal_action_raises_and_changes_nothing():
     env = make()
     _, info = env.reset(seed=0)

@@ -87,7 +87,7 @@ def test_round_lots_games_end_with_every_card_in_a_lot_hand_or_pile(config, seed
 @settings(max_examples=25, deadline=None)
 @given(config=configs, seed=st.integers(0, 2**32))
 def test_returns_are_zero_sum_and_observations_bounded(config, seed):
-    for reward in ("final", "shaped"):
+    for reward in ("final", "shaped", "shaped_win"):
         table = GendeneiaTable(config, reward=reward)
         table.reset(seed)
         rng = np.random.default_rng(0)

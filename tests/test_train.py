@@ -202,7 +202,8 @@ def test_corrupt_or_mismatched_checkpoint(trained, tmp_path, capsys):
             "--rule ante: not a rule of gendeneia; its rules: max_rounds",
         ),
         (["--reward", "shaped"], "reward: shaped is for gendeneia only"),
-        (["--reward", "dense"], "reward: must be final or shaped"),
+        (["--reward", "dense"], "reward: must be final, shaped or shaped_win"),
+        (["--reward", "shaped_win"], "reward: shaped_win is for gendeneia only"),
         (["--opponents", "tag,self,self"], "opponents: names self more than once"),
         (
             ["--opponents", "tag,tag,self", "--mixture", "nash"],
