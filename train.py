@@ -232,7 +232,7 @@ class TrainConfig:
         if self.vec_env == "batched" and self.game != "lith":
             raise bad("vec_env", "batched is for lith only (the batched engine plays Lith)")
         if self.reward not in REWARDS:
-            raise bad("reward", "must be final, shaped or shaped_win")
+            raise bad("reward", "must be " + ", ".join(REWARDS[:-1]) + " or " + REWARDS[-1])
         if self.reward != "final" and self.game != "gendeneia":
             raise bad(
                 "reward", f"{self.reward} is for gendeneia only (Lith pays the chips won or lost)"
@@ -1147,7 +1147,8 @@ HELP = {
     "n_envs": "environments stepped together",
     "vec_env": "dummy (one process), subproc (a process per env), or batched (Lith only: "
     "every table in one numpy engine)",
-    "reward": "final, shaped or shaped_win (Gendeneia only; Lith pays the chips won or lost)",
+    "reward": ", ".join(REWARDS[:-1]) + f" or {REWARDS[-1]} (Gendeneia only; Lith pays the "
+    "chips won or lost)",
     "learning_rate": "PPO learning rate, in (0, 1]",
     "learning_rate_end": "if given, the learning rate falls linearly from learning_rate to this "
     "at timesteps, in (0, 1]",

@@ -286,10 +286,9 @@ def _play_gendeneia(spec, config, agents, seating, deal, result: BlockResult) ->
         action_id = as_action_id(agent.act(encode(game.observe(seat), config), action_mask(game)))
         game.apply(action_from_id(game, action_id))
     scores = game.scores()
-    winners = game.winners()
+    shares = game.win_shares()
     for seat, agent_index in enumerate(seating):
-        win = 1 / len(winners) if seat in winners else 0.0
-        result.totals[agent_index] = result.totals.get(agent_index, 0) + win
+        result.totals[agent_index] = result.totals.get(agent_index, 0) + shares[seat]
         result.scores[agent_index] = result.scores.get(agent_index, 0) + scores[seat]
         result.plays[agent_index] = result.plays.get(agent_index, 0) + 1
     result.games.append([(a, scores[s]) for s, a in enumerate(seating)])

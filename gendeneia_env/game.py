@@ -515,6 +515,12 @@ class GendeneiaGame:
         best = min(scores)
         return [s for s, x in enumerate(scores) if x == best]
 
+    def win_shares(self) -> list[float]:
+        """Every seat's share of the win: 1 / the number of seats tied for the lowest score,
+        0 for the others (they sum to 1)."""
+        winners = self.winners()
+        return [1 / len(winners) if s in winners else 0.0 for s in range(self.config.num_players)]
+
     def observe(self, seat: int) -> GendeneiaView:
         """What ``seat`` may know: its own hand, every lot, the face-up discard piles, pile
         sizes, reshuffles, round, whose turn, any removal owed, and the scores."""

@@ -79,10 +79,7 @@ class GendeneiaTable:
         others_mean = (scores.sum() - scores) / (n - 1)
         margin = (others_mean - scores) * self.reward_scale
         if self.reward == "shaped_win" and self.game.is_over:
-            winners = self.game.winners()
-            share = np.zeros(n)
-            share[winners] = 1 / len(winners)
-            margin += share - 1 / n
+            margin += np.array(self.game.win_shares()) - 1 / n
         return margin
 
     def is_out(self, seat: int) -> bool:

@@ -334,6 +334,21 @@ def test_scores_use_the_shared_scoring_code():
     assert game.winners() == [s for s, x in enumerate(game.scores()) if x == min(game.scores())]
 
 
+def test_win_shares_split_the_win_among_the_tied_lowest_scores():
+    tied = 0
+    for seed in range(40):
+        game = new_game(num_players=3, max_rounds=2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        winners = game.winners()
+        tied += len(winners) > 1
+        expected = [1 / len(winners) if s in winners else 0.0 for s in range(3)]
+        assert game.win_shares() == pytest.approx(expected)
+        assert sum(game.win_shares()) == pytest.approx(1.0)
+    assert tied  # a tie is among the games, so the split is exercised
+
+
 # ----------------------------------------------------------------------------- bad input
 
 
