@@ -513,15 +513,21 @@ def dcfr_update(
     strategy (``contribution``), then discount positive regrets by t^a / (t^a + 1), negative
     ones by t^b / (t^b + 1) and the sums by (t / (t + 1))^g."""
     regret += instant
-    t_alpha, t_beta = t**alpha, t**beta
-    positive, negative = t_alpha / (t_alpha + 1), t_beta / (t_beta + 1)
+    positive, negative, keep = dcfr_weights(t, alpha, beta, gamma)
     # regret *= positive where regret > 0, else negative: two passes, one temporary
     above = np.maximum(regret, 0.0)
     regret *= negative
     above *= positive - negative
     regret += above
     sums += contribution
-    sums *= (t / (t + 1)) ** gamma
+    sums *= keep
+
+
+def dcfr_weights(t: int, alpha: float, beta: float, gamma: float) -> tuple[float, float, float]:
+    """Discounted CFR's factors at iteration ``t``: on positive regrets t^a / (t^a + 1), on
+    negative ones t^b / (t^b + 1), on the strategy sums (t / (t + 1))^g."""
+    t_alpha, t_beta = t**alpha, t**beta
+    return t_alpha / (t_alpha + 1), t_beta / (t_beta + 1), (t / (t + 1)) ** gamma
 
 
 def path_to(tree: Sequence[Node], index: int) -> list[int]:

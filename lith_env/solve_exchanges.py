@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from lith_env.cfr_kernels import discounted_update, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.solve import (
@@ -36,7 +37,7 @@ from lith_env.solve import (
     GAMMA,
     betting_tree,
     check_stacks,
-    dcfr_update,
+    dcfr_weights,
     normalized,
 )
 
@@ -488,8 +489,8 @@ class ExchangeSolver:
 
     def current(self, key: tuple) -> np.ndarray:
         """Regret matching at a decision point."""
-        positive = np.maximum(self.regrets[key], 0.0)
-        return normalized(positive)
+        regret = self.regrets[key]
+        return regret_matching(regret.reshape(-1, regret.shape[2])).reshape(regret.shape)
 
     def average(self) -> dict[tuple, np.ndarray]:
         """The average strategy of every decision point: what converges to an equilibrium."""
@@ -509,21 +510,23 @@ class ExchangeSolver:
                     if deciding_player(self.game, key) == player:
                         strategy[key] = self.current(key)
 
-    def _update(self, key: tuple, values: np.ndarray, strategy: np.ndarray, own: np.ndarray):
-        """Regret and average-strategy updates at a decision point of the updating player:
-        ``values`` (lines, states, actions) of each action, ``own`` its reach (lines,
-        states)."""
-        value = (values * strategy).sum(axis=2, keepdims=True)
-        dcfr_update(
-            self.regrets[key],
-            self.sums[key],
-            values - value,
-            own[:, :, None] * strategy,
-            self._t,
-            self.alpha,
-            self.beta,
-            self.gamma,
+    def _update(
+        self, key: tuple, children: np.ndarray, strategy: np.ndarray, own: np.ndarray
+    ) -> np.ndarray:
+        """Regret and average-strategy updates at a decision point of the updating player, from
+        ``children`` (actions, lines, states), each action's values, and ``own`` its reach
+        (lines, states); returns the point's value (lines, states)."""
+        regret, sums = self.regrets[key], self.sums[key]
+        lines, states, actions = regret.shape
+        value = discounted_update(
+            regret.reshape(-1, actions),
+            sums.reshape(-1, actions),
+            np.ascontiguousarray(children).reshape(actions, -1),
+            np.ascontiguousarray(strategy).reshape(-1, actions),
+            np.ascontiguousarray(own, dtype=np.float64).reshape(-1),
+            *dcfr_weights(self._t, self.alpha, self.beta, self.gamma),
         )
+        return value.reshape(lines, states)
 
 
 def deciding_player(game: ExchangeGame, key: tuple) -> int:
@@ -586,16 +589,16 @@ class _Walk:
         values = self.round(0, root, np.full(1, float(game.config.ante)), *ones)
         return float(values.sum())
 
-    def decide(self, key: tuple, values: np.ndarray, own: np.ndarray) -> np.ndarray:
+    def decide(self, key: tuple, children: np.ndarray, own: np.ndarray) -> np.ndarray:
         """Value (lines, states) of the acting player (``me``) at a decision point, from its
-        actions' values (lines, states, actions)."""
+        actions' values ``children`` (actions, lines, states)."""
         if self.mode == "br":
-            self.choices[key] = np.argmax(values, axis=2)
-            return values.max(axis=2)
+            self.choices[key] = np.argmax(children, axis=0)
+            return children.max(axis=0)
         strategy = self.strategy[key]
         if self.mode == "cfr":
-            self.solver._update(key, values, strategy, own)
-        return (values * strategy).sum(axis=2)
+            return self.solver._update(key, children, strategy, own)
+        return sum(children[a] * strategy[:, :, a] for a in range(len(children)))
 
     def round(
         self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
@@ -652,10 +655,10 @@ class _Walk:
             node = tree[index]
             if node.player is None:
                 continue
-            children = np.stack([value[c] for c in node.children], axis=2)
             if node.player != me:
-                value[index] = children.sum(axis=2)
+                value[index] = sum(value[c] for c in node.children)
             else:
+                children = np.stack([value[c] for c in node.children])
                 value[index] = self.decide((r, stage.index, index), children, reach_own[index])
         return value[0]
 
@@ -690,7 +693,7 @@ class _Walk:
                 per_action[key] = summed.reshape(lines, states, 4)
         total = np.zeros((len(base), stage.num_states[me]))
         for key, values in per_action.items():
-            total += self.decide(key, values, own)
+            total += self.decide(key, np.moveaxis(values, 2, 0), own)
         return total
 
 

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from lith_env.cfr_kernels import factored_sums
+
 __all__ = ["FactoredSums", "PlayerTable", "deal_table", "exchange_table"]
 
 
@@ -115,7 +117,13 @@ class FactoredSums:
     """For every state of one player (``me``), sums of the opponent's reach over its
     consistent states, times the stage's chance ``weight``: :meth:`total` (a fold) and
     :meth:`net` (weaker minus stronger; the demon: the roles' mean), for many reach vectors
-    (k, opponent states) at once."""
+    (k, opponent states) at once.
+
+    Two savings keep the sums small. States that no sum tells apart are merged into *classes*
+    (the same card set, signature and strength in every role: after a draw, the three dealt
+    hands that give the same final hand and discard); and an opponent subset that none of my
+    states looks up (a 4-card subset against my 3-card sets, a subset holding the card I got
+    in a swap) is dropped. The sums themselves run compiled (``lith_env.cfr_kernels``)."""
 
     def __init__(
         self,
@@ -129,31 +137,40 @@ class FactoredSums:
         shift = 1 << deck_size
         if max(int(opp.own.max(initial=0)), int(me.want.max(initial=0))) >= (1 << 62) // shift:
             raise ValueError("cards: too many cards for the solver's group keys")
-        owner, subset, _ = _subsets(opp.cset, deck_size)
-        opp_keys = opp.own[owner] * shift + subset
-        mine, my_subset, my_size = _subsets(me.cset, deck_size)
-        my_keys = me.want[mine] * shift + my_subset
+        roles = len(my_strengths)
+        my_ranks, opp_ranks = [], []
+        for role in range(roles):
+            both = np.concatenate([my_strengths[role], opp_strengths[role]])
+            ranks = np.unique(both, return_inverse=True)[1].reshape(-1)
+            my_ranks.append(ranks[: len(me)])
+            opp_ranks.append(ranks[len(me) :])
+        opp_classes, self.opp_class = _classes([opp.cset, opp.own, *opp_ranks])
+        my_classes, self.my_class = _classes([me.cset, me.want, *my_ranks])
+        owner, subset, _ = _subsets(opp_classes[:, 0], deck_size)
+        opp_keys = opp_classes[owner, 1] * shift + subset
+        mine, my_subset, my_size = _subsets(my_classes[:, 0], deck_size)
+        my_keys = my_classes[mine, 1] * shift + my_subset
+        looked_up = np.isin(opp_keys, my_keys)
+        owner, opp_keys = owner[looked_up], opp_keys[looked_up]
         sign = np.where(my_size % 2 == 0, 1.0, -1.0)
         groups, group_of = np.unique(opp_keys, return_inverse=True)
         group_of = group_of.reshape(-1)
-        found = np.minimum(np.searchsorted(groups, my_keys), len(groups) - 1)
-        present = groups[found] == my_keys
+        found = np.minimum(np.searchsorted(groups, my_keys), max(len(groups) - 1, 0))
+        present = groups[found] == my_keys if len(groups) else np.zeros(len(my_keys), bool)
         mine, sign, found = mine[present], sign[present], found[present]
+        self.num_classes = len(opp_classes)
         self.entries = len(owner)
-        self.gathers = []
+        gathers = []
         net_parts: list[tuple] = []
         total_parts: list[tuple] = []
-        share = weight / len(my_strengths)
-        for role, my_values in enumerate(my_strengths):
-            opp_values = opp_strengths[role]
-            ranks = np.unique(np.concatenate([my_values, opp_values]), return_inverse=True)[1]
-            ranks = ranks.reshape(-1)
-            my_rank, opp_rank = ranks[: len(my_values)], ranks[len(my_values) :]
-            scale = int(ranks.max()) + 2
+        share = weight / roles
+        for role in range(roles):
+            my_rank, opp_rank = my_classes[:, 2 + role], opp_classes[:, 2 + role]
+            scale = int(max(my_rank.max(initial=0), opp_rank.max(initial=0))) + 2
             order_key = group_of * scale + opp_rank[owner]
             order = np.argsort(order_key, kind="stable")
             sorted_key = order_key[order]
-            self.gathers.append(owner[order])
+            gathers.append(owner[order])
             start = np.searchsorted(sorted_key, found * scale)
             end = np.searchsorted(sorted_key, (found + 1) * scale)
             at = found * scale + my_rank[mine]
@@ -165,31 +182,40 @@ class FactoredSums:
             if role == 0:
                 for columns, factor in ((end, 1.0), (start, -1.0)):
                     total_parts.append((mine, columns, sign * factor * weight))
-        roles = len(my_strengths)
-        self.net_matrix = _matrix(net_parts, (len(me), roles * (self.entries + 1)))
-        self.total_matrix = _matrix(total_parts, (len(me), self.entries + 1))
+        self.gathers = np.ascontiguousarray(np.stack(gathers), dtype=np.int64)
+        rows = len(my_classes)
+        self.net_matrix = _matrix(net_parts, (rows, roles * (self.entries + 1)))
+        self.total_matrix = _matrix(total_parts, (rows, self.entries + 1))
 
-    def _prefix(self, reach: np.ndarray, roles: int) -> np.ndarray:
-        """Exclusive cumulative sums of reach (k, opponent states) in each role's entry
-        order, laid end to end: (roles x (entries + 1), k). (Summed along rows of a
-        (k, entries) array: numpy's cumsum is several times faster along the last axis.)"""
-        size = self.entries + 1
-        out = np.empty((reach.shape[0], roles * size))
-        for role in range(roles):
-            part = out[:, role * size : (role + 1) * size]
-            part[:, 0] = 0.0
-            np.cumsum(reach[:, self.gathers[role]], axis=1, out=part[:, 1:])
-        return np.ascontiguousarray(out.T)
+    def _sums(self, matrix: Any, gathers: np.ndarray, reach: np.ndarray) -> np.ndarray:
+        reach = np.ascontiguousarray(reach, dtype=np.float64)
+        out = factored_sums(
+            reach, self.opp_class, self.num_classes, gathers,
+            matrix.indptr, matrix.indices, matrix.data,
+        )  # fmt: skip
+        return out[:, self.my_class]
 
     def net(self, reach: np.ndarray) -> np.ndarray:
-        return np.asarray(self.net_matrix @ self._prefix(reach, len(self.gathers))).T
+        return self._sums(self.net_matrix, self.gathers, reach)
 
     def total(self, reach: np.ndarray) -> np.ndarray:
-        return np.asarray(self.total_matrix @ self._prefix(reach, 1)).T
+        return self._sums(self.total_matrix, self.gathers[:1], reach)
+
+
+def _classes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of the stacked ``columns`` (classes x columns), and each row's
+    class."""
+    keys = np.stack(columns, axis=1).astype(np.int64)
+    classes, inverse = np.unique(keys, axis=0, return_inverse=True)
+    return classes, inverse.reshape(-1).astype(np.int64)
 
 
 def _matrix(parts: list[tuple], shape: tuple[int, int]) -> Any:
     rows = np.concatenate([p[0] for p in parts])
     columns = np.concatenate([p[1] for p in parts])
     data = np.concatenate([p[2] for p in parts])
-    return sparse.csr_matrix((data, (rows, columns)), shape=shape)
+    matrix = sparse.csr_matrix((data, (rows, columns)), shape=shape)
+    matrix.sum_duplicates()
+    matrix.indptr = matrix.indptr.astype(np.int64)
+    matrix.indices = matrix.indices.astype(np.int64)
+    return matrix

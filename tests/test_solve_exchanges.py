@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
+from lith_env.cards import EXCUSE
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.solve_exchanges import (
@@ -383,11 +384,22 @@ def test_exploitability_command_on_an_exchange_game(capsys):
     assert exit_info.value.code == 2 and "--by-strength" in capsys.readouterr().err
 
 
-def test_factored_build_measures_strategies_as_the_joint_build():
+@pytest.mark.parametrize(
+    "config",
+    [
+        TINY,
+        # two roles of the Excuse at each showdown: the factored sums' per-role orders
+        LithConfig(rounds=2, cards=(*TINY_CARDS[:-1], EXCUSE), excuse="demon", max_raises=0),
+        # two exchanges: states that drew twice or swapped then drew, merged into classes
+        LithConfig(rounds=3, cards=(0, 5, 9, 14, 20, 26, 31, 38), max_raises=0),
+    ],
+    ids=["two-rounds", "demon", "three-rounds"],
+)
+def test_factored_build_measures_strategies_as_the_joint_build(config):
     """The factored stages (each player's states alone, sums by inclusion-exclusion) give the
     same values and exploitability as the joint histories, for the same strategy."""
-    joint = ExchangeGame(TINY, method="joint")
-    factored = ExchangeGame(TINY, method="factored")
+    joint = ExchangeGame(config, method="joint")
+    factored = ExchangeGame(config, method="factored")
     index = {}
     for a, b in zip(joint.stages, factored.stages, strict=True):
         assert a.patterns == b.patterns and a.num_states == b.num_states

@@ -1,0 +1,62 @@
+"""The compiled kernels of the exact solvers against the numpy they replace."""
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+from lith_env.cfr_kernels import discounted_update, factored_sums, regret_matching
+from lith_env.solve import dcfr_update, dcfr_weights, normalized
+
+
+def test_regret_matching_is_normalized_positive_regret():
+    rng = np.random.default_rng(0)
+    regret = rng.normal(size=(500, 3))
+    regret[:50] = -np.abs(regret[:50])  # no positive regret: uniform
+    regret[50:60, 1:] = 0.0  # one positive action: all on it
+    out = regret_matching(regret)
+    np.testing.assert_array_equal(out, normalized(np.maximum(regret, 0.0)))
+    np.testing.assert_array_equal(out[:50], np.full((50, 3), 1 / 3))
+    np.testing.assert_allclose(out.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("t", [1, 7, 250])
+def test_discounted_update_is_the_numpy_update(t):
+    rng = np.random.default_rng(t)
+    rows, actions = 400, 4
+    regret, sums = rng.normal(size=(rows, actions)), rng.random((rows, actions))
+    children, own = rng.normal(size=(actions, rows)), rng.random(rows)
+    strategy = regret_matching(rng.normal(size=(rows, actions)))
+    expected_regret, expected_sums = regret.copy(), sums.copy()
+    expected_value = (children.T * strategy).sum(axis=1)
+    dcfr_update(
+        expected_regret, expected_sums, children.T - expected_value[:, None],
+        own[:, None] * strategy, t,
+    )  # fmt: skip
+    value = discounted_update(regret, sums, children, strategy, own, *dcfr_weights(t, 1.5, 0, 2))
+    np.testing.assert_allclose(value, expected_value, rtol=1e-12)
+    np.testing.assert_allclose(regret, expected_regret, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(sums, expected_sums, rtol=1e-12)
+
+
+def test_factored_sums_is_matrix_times_prefix_of_merged_reach():
+    rng = np.random.default_rng(3)
+    states, classes, entries, rows, k = 300, 120, 900, 80, 5
+    reach = rng.random((k, states))
+    state_class = rng.integers(0, classes, states)
+    gathers = rng.integers(0, classes, (2, entries))
+    matrix = sparse.random(rows, 2 * (entries + 1), density=0.05, format="csr", random_state=4)
+    merged = np.zeros((k, classes))
+    np.add.at(merged.T, state_class, reach.T)
+    prefix = np.concatenate(
+        [
+            np.concatenate([np.zeros((k, 1)), np.cumsum(merged[:, g], axis=1)], axis=1)
+            for g in gathers
+        ],
+        axis=1,
+    )
+    expected = (matrix @ prefix.T).T
+    out = factored_sums(
+        reach, state_class, classes, gathers,
+        matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64), matrix.data,
+    )  # fmt: skip
+    np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
