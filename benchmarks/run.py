@@ -521,12 +521,15 @@ def bench_solver(iterations: int, repeat: int) -> dict:
             reference.evaluate_and_update_policy()
         theirs_rates.append(iterations * leduc_sets / (time.perf_counter() - start))
     ours, theirs = statistics.median(ours_rates), statistics.median(theirs_rates)
+    exchange = _exchange_solver_rate(max(1, iterations // 10), repeat)
     return {
         "ours": {
             "information sets": ours_sets,
             "updates/s": ours,
             "iterations/s": ours / ours_sets,
         },
+        "exchanges": exchange,
+        "exchange ratio": exchange["updates/s"] / theirs,
         "OpenSpiel CFR+ Leduc": {
             "information sets": leduc_sets,
             "updates/s": theirs,
@@ -536,12 +539,33 @@ def bench_solver(iterations: int, repeat: int) -> dict:
     }
 
 
+def _exchange_solver_rate(iterations: int, repeat: int) -> dict:
+    """Information-set updates per second of the exchange solver on the two-round game over
+    20 cards (factored build; an information set is a betting line and a private state at a
+    decision point), medians over ``repeat`` timings of ``iterations`` iterations."""
+    from lith_env.game import LithConfig
+    from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
+
+    game = ExchangeGame(LithConfig(rounds=2, cards=tuple(range(0, 40, 2))))
+    sets = sum(lines * states for lines, states, _ in ExchangeSolver.shapes(game).values())
+    solver = ExchangeSolver(game)
+    solver.iterate(1)  # compile the kernels
+    rates = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        solver.iterate(iterations)
+        rates.append(iterations * sets / (time.perf_counter() - start))
+    rate = statistics.median(rates)
+    return {"information sets": sets, "updates/s": rate, "iterations/s": rate / sets}
+
+
 def print_solver(result: dict, console: Console) -> None:
     table = Table(title="Exact solvers: information-set updates per second (medians)")
     for column in ("solver", "information sets", "iterations/s", "updates/s"):
         table.add_column(column, justify="left" if column == "solver" else "right")
     for name, label in (
         ("ours", "lith_env.solve, one-round Lith"),
+        ("exchanges", "lith_env.solve_exchanges, two rounds, 20 cards"),
         ("OpenSpiel CFR+ Leduc", "OpenSpiel C++ CFR+, Leduc"),
     ):
         figures = result[name]
@@ -553,6 +577,10 @@ def print_solver(result: dict, console: Console) -> None:
         )
     console.print(table)
     console.print(f"  lith_env.solve / OpenSpiel updates per second: {result['ratio']:.1f}x")
+    console.print(
+        f"  lith_env.solve_exchanges / OpenSpiel updates per second: "
+        f"{result['exchange ratio']:.1f}x"
+    )
 
 
 def bench_ray(hands: int, repeat: int) -> dict:

@@ -69,6 +69,16 @@ def test_solver_benchmark_counts_information_sets():
     # One-round heads-up Lith: ten decisions of the betting round, 13,244 hands each.
     assert result["ours"]["information sets"] == 10 * 13_244
     assert result["OpenSpiel CFR+ Leduc"]["information sets"] == 936
+    # Two rounds on 20 cards: the first round's ten decisions over 1,140 dealt hands, three
+    # exchange decisions after nine betting lines, then ten decisions a stage after nine lines
+    # over the acting player's states (1,140 kept, 58,140 after a draw or a swap).
+    hands, changed = 1_140, 58_140
+    expected = 10 * hands + 3 * 9 * hands + 10 * 9 * hands + 2 * 5 * 9 * (hands + changed)
+    expected += 10 * 9 * changed
+    assert result["exchanges"]["information sets"] == expected == 10_712_580
+    assert result["exchange ratio"] == pytest.approx(
+        result["exchanges"]["updates/s"] / result["OpenSpiel CFR+ Leduc"]["updates/s"]
+    )
     assert result["ratio"] == pytest.approx(
         result["ours"]["updates/s"] / result["OpenSpiel CFR+ Leduc"]["updates/s"]
     )
