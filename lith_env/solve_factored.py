@@ -155,9 +155,9 @@ class FactoredSums:
         sign = np.where(my_size % 2 == 0, 1.0, -1.0)
         groups, group_of = np.unique(opp_keys, return_inverse=True)
         group_of = group_of.reshape(-1)
-        found = np.minimum(np.searchsorted(groups, my_keys), max(len(groups) - 1, 0))
-        present = groups[found] == my_keys if len(groups) else np.zeros(len(my_keys), bool)
-        mine, sign, found = mine[present], sign[present], found[present]
+        present = np.isin(my_keys, groups)  # my subsets no opponent state holds add nothing
+        mine, sign = mine[present], sign[present]
+        found = np.searchsorted(groups, my_keys[present])
         self.num_classes = len(opp_classes)
         self.entries = len(owner)
         gathers = []
