@@ -2,11 +2,11 @@
 
 Each kernel does in one pass what numpy would do in several, each pass writing a temporary as
 big as the solver's largest arrays: regret matching, the discounted-CFR update of a decision
-(its value, regrets and strategy sums at once), and the factored showdown and fold sums of
-``lith_env.solve_factored`` (opponent reach merged into classes, cumulated in group order and
-read at the positions a sparse matrix names, one reach vector per thread at a time, without
-ever holding the cumulative sums of all vectors). Arrays are float64 and C-ordered; callers
-pass them so (``np.ascontiguousarray``).
+(its value, regrets, strategy sums and next strategy at once), and the factored showdown and
+fold sums of ``lith_env.solve_factored`` (opponent reach merged into classes, cumulated in
+group order and read at the positions a sparse matrix names, one reach vector per thread at a
+time, without ever holding the cumulative sums of all vectors). Arrays are float64 and
+C-ordered; callers pass them so (``np.ascontiguousarray``).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def discounted_update(
     current strategy, ``own`` (rows,) the deciding player's reach. Regrets gain each action's
     advantage over the value, then are scaled by ``positive`` where above zero and by
     ``negative`` elsewhere; the sums gain the reach-weighted strategy, then are scaled by
-    ``keep``."""
+    ``keep``; ``strategy`` then becomes the regret matching of the new regrets (the next
+    iteration's)."""
     rows, actions = regret.shape
     value = np.empty(rows)
     for i in prange(rows):
@@ -60,10 +61,19 @@ def discounted_update(
         for a in range(actions):
             v += children[a, i] * strategy[i, a]
         value[i] = v
+        total = 0.0
         for a in range(actions):
             r = regret[i, a] + (children[a, i] - v)
-            regret[i, a] = r * positive if r > 0.0 else r * negative
+            r = r * positive if r > 0.0 else r * negative
+            regret[i, a] = r
+            if r > 0.0:
+                total += r
             sums[i, a] = (sums[i, a] + own[i] * strategy[i, a]) * keep
+        for a in range(actions):
+            if total > 0.0:
+                strategy[i, a] = max(regret[i, a], 0.0) / total
+            else:
+                strategy[i, a] = 1.0 / actions
     return value
 
 

@@ -506,23 +506,24 @@ class ExchangeSolver:
             self._t = self.iterations
             for player in (0, 1):
                 _Walk(self.game, strategy, player, "cfr", self).run()
-                for key in self.regrets:  # only the updated player's regrets changed
-                    if deciding_player(self.game, key) == player:
-                        strategy[key] = self.current(key)
+                # The walk's updates have already put the player's next strategy in place.
 
     def _update(
         self, key: tuple, children: np.ndarray, strategy: np.ndarray, own: np.ndarray
     ) -> np.ndarray:
         """Regret and average-strategy updates at a decision point of the updating player, from
         ``children`` (actions, lines, states), each action's values, and ``own`` its reach
-        (lines, states); returns the point's value (lines, states)."""
+        (lines, states); returns the point's value (lines, states). ``strategy`` (C-ordered,
+        updated in place) becomes the point's next strategy."""
         regret, sums = self.regrets[key], self.sums[key]
         lines, states, actions = regret.shape
+        if not strategy.flags.c_contiguous:  # a reshaped copy would lose the next strategy
+            raise ValueError(f"strategy of {key}: must be C-contiguous to be updated in place")
         value = discounted_update(
             regret.reshape(-1, actions),
             sums.reshape(-1, actions),
             np.ascontiguousarray(children).reshape(actions, -1),
-            np.ascontiguousarray(strategy).reshape(-1, actions),
+            strategy.reshape(-1, actions),
             np.ascontiguousarray(own, dtype=np.float64).reshape(-1),
             *dcfr_weights(self._t, self.alpha, self.beta, self.gamma),
         )

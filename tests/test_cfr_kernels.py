@@ -36,6 +36,8 @@ def test_discounted_update_is_the_numpy_update(t):
     np.testing.assert_allclose(value, expected_value, rtol=1e-12)
     np.testing.assert_allclose(regret, expected_regret, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(sums, expected_sums, rtol=1e-12)
+    # the strategy in place is the next one: regret matching on the new regrets
+    np.testing.assert_allclose(strategy, regret_matching(expected_regret), rtol=1e-12)
 
 
 def test_factored_sums_is_matrix_times_prefix_of_merged_reach():
