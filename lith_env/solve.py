@@ -10,13 +10,14 @@ The game: two players ante, each is dealt three cards from the deck in play (``c
 the one left of the dealer; positions, not seats, name the players here: player 0 acts first,
 player 1 is the dealer.
 
-The solver is discounted CFR (Brown & Sandholm 2019; alpha 1.5, beta 0, gamma 2) on the
-public betting tree, every quantity a numpy vector over the private hands of one player: no
-abstraction and no sampling. Card removal is exact. A terminal's value for each hand of one
-player needs the opponent's reach summed over the hands that share no card with it (a fold)
-and split into weaker and stronger hands (a showdown); inclusion-exclusion over the hands that
-share one card or two cards with it turns both into prefix sums over hands sorted by strength,
-O(hands) per terminal instead of the O(hands²) of a dense win/lose matrix.
+The solver is discounted CFR (Brown & Sandholm 2019; alpha 1.5, beta 0, gamma 2) on the public
+betting tree, every quantity a numpy vector over the private hands of one player (the regret
+update compiled, ``lith_env.cfr_kernels``): no abstraction and no sampling. Card removal is
+exact. A terminal's value for each hand of one player needs the opponent's reach summed over
+the hands that share no card with it (a fold) and split into weaker and stronger hands (a
+showdown); inclusion-exclusion over the hands that share one card or two cards with it turns
+both into prefix sums over hands sorted by strength, O(hands) per terminal instead of the
+O(hands²) of a dense win/lose matrix.
 
 Rules know nothing of RL here: agents reach a solved strategy through ``agents.solved``, and
 any agent's exact exploitability through ``agents.exploitability``.
@@ -40,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from lith_env.cards import CARDS
+from lith_env.cfr_kernels import discounted_update, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 
@@ -439,7 +441,7 @@ class Solver:
         """Regret matching: each node's strategy from its positive regrets."""
         out = self.game.uniform_profile()
         for index, regret in self.regrets.items():
-            out[index] = normalized(np.maximum(regret, 0.0))
+            out[index] = regret_matching(regret)
         return out
 
     def average_profile(self) -> list[np.ndarray]:
@@ -473,21 +475,18 @@ class Solver:
             if node.player is None:
                 value[index] = leaf[index]
                 continue
-            children = np.stack([value[c] for c in node.children], axis=1)
+            children = np.stack([value[c] for c in node.children])  # (actions, hands)
             if node.player != player:
-                value[index] = children.sum(axis=1)
+                value[index] = children.sum(axis=0)
                 continue
-            strategy = profile[index]
-            value[index] = (children * strategy).sum(axis=1)
-            dcfr_update(
+            # (the kernel also turns profile[index] into the next strategy: unused here)
+            value[index] = discounted_update(
                 self.regrets[index],
                 self.strategy_sums[index],
-                children - value[index][:, None],
-                own[index][:, None] * strategy,
-                t,
-                self.alpha,
-                self.beta,
-                self.gamma,
+                children,
+                profile[index],
+                own[index],
+                *dcfr_weights(t, self.alpha, self.beta, self.gamma),
             )
 
 
@@ -496,31 +495,6 @@ def normalized(weights: np.ndarray) -> np.ndarray:
     total = weights.sum(axis=-1, keepdims=True)
     uniform = 1.0 / weights.shape[-1]
     return np.where(total > 0, weights / np.where(total > 0, total, 1.0), uniform)
-
-
-def dcfr_update(
-    regret: np.ndarray,
-    sums: np.ndarray,
-    instant: np.ndarray,
-    contribution: np.ndarray,
-    t: int,
-    alpha: float = ALPHA,
-    beta: float = BETA,
-    gamma: float = GAMMA,
-) -> None:
-    """Discounted CFR's update of one decision's cumulative regrets and strategy sums, in
-    place, at iteration ``t``: add the iteration's regrets (``instant``) and reach-weighted
-    strategy (``contribution``), then discount positive regrets by t^a / (t^a + 1), negative
-    ones by t^b / (t^b + 1) and the sums by (t / (t + 1))^g."""
-    regret += instant
-    positive, negative, keep = dcfr_weights(t, alpha, beta, gamma)
-    # regret *= positive where regret > 0, else negative: two passes, one temporary
-    above = np.maximum(regret, 0.0)
-    regret *= negative
-    above *= positive - negative
-    regret += above
-    sums += contribution
-    sums *= keep
 
 
 def dcfr_weights(t: int, alpha: float, beta: float, gamma: float) -> tuple[float, float, float]:

@@ -5,7 +5,16 @@ import pytest
 from scipy import sparse
 
 from lith_env.cfr_kernels import discounted_update, factored_sums, regret_matching
-from lith_env.solve import dcfr_update, dcfr_weights, normalized
+from lith_env.solve import dcfr_weights, normalized
+
+
+def dcfr_update(regret, sums, instant, contribution, t):
+    """Discounted CFR's update (alpha 1.5, beta 0, gamma 2) in numpy, step by step."""
+    regret += instant
+    positive, negative, keep = dcfr_weights(t, 1.5, 0.0, 2.0)
+    regret *= np.where(regret > 0, positive, negative)
+    sums += contribution
+    sums *= keep
 
 
 def test_regret_matching_is_normalized_positive_regret():
