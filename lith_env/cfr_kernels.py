@@ -17,21 +17,29 @@ from numba import njit, prange
 __all__ = ["discounted_update", "factored_sums", "regret_matching"]
 
 
+@njit(inline="always", cache=True)
+def _match_row(regret: np.ndarray, i: int, out: np.ndarray) -> None:  # pragma: no cover
+    """Row ``i`` of ``out``: row ``i`` of ``regret``'s positive part, normalized (uniform where
+    no regret is positive)."""
+    actions = regret.shape[1]
+    total = 0.0
+    for a in range(actions):
+        if regret[i, a] > 0.0:
+            total += regret[i, a]
+    for a in range(actions):
+        if total > 0.0:
+            out[i, a] = max(regret[i, a], 0.0) / total
+        else:
+            out[i, a] = 1.0 / actions
+
+
 @njit(parallel=True, cache=True)
 def regret_matching(regret: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """Rows (rows, actions) of positive regrets, normalized; uniform where none is positive."""
     rows, actions = regret.shape
     out = np.empty((rows, actions))
     for i in prange(rows):
-        total = 0.0
-        for a in range(actions):
-            if regret[i, a] > 0.0:
-                total += regret[i, a]
-        for a in range(actions):
-            if total > 0.0:
-                out[i, a] = max(regret[i, a], 0.0) / total
-            else:
-                out[i, a] = 1.0 / actions
+        _match_row(regret, i, out)
     return out
 
 
@@ -61,19 +69,11 @@ def discounted_update(
         for a in range(actions):
             v += children[a, i] * strategy[i, a]
         value[i] = v
-        total = 0.0
         for a in range(actions):
             r = regret[i, a] + (children[a, i] - v)
-            r = r * positive if r > 0.0 else r * negative
-            regret[i, a] = r
-            if r > 0.0:
-                total += r
+            regret[i, a] = r * positive if r > 0.0 else r * negative
             sums[i, a] = (sums[i, a] + own[i] * strategy[i, a]) * keep
-        for a in range(actions):
-            if total > 0.0:
-                strategy[i, a] = max(regret[i, a], 0.0) / total
-            else:
-                strategy[i, a] = 1.0 / actions
+        _match_row(regret, i, strategy)  # after the sums: they take this iteration's strategy
     return value
 
 
