@@ -453,15 +453,17 @@ class Solver:
 
     def iterate(self, count: int = 1) -> None:
         """Run ``count`` iterations, each updating player 0 then player 1."""
+        profile = self.current_profile()
         for _ in range(count):
             self.iterations += 1
             t = self.iterations
             for player in (0, 1):
-                self._update(player, t)
+                self._update(player, t, profile)
 
-    def _update(self, player: int, t: int) -> None:
+    def _update(self, player: int, t: int, profile: list[np.ndarray]) -> None:
+        """Update ``player``'s regrets and sums against ``profile``, whose entries at the
+        player's decisions then become its next strategy (in place)."""
         game = self.game
-        profile = self.current_profile()
         reach = game.opponent_reach(profile, player)
         own = {0: np.ones(game.num_hands)}
         for index, node in enumerate(game.tree):
@@ -479,7 +481,6 @@ class Solver:
             if node.player != player:
                 value[index] = children.sum(axis=0)
                 continue
-            # (the kernel also turns profile[index] into the next strategy: unused here)
             value[index] = discounted_update(
                 self.regrets[index],
                 self.strategy_sums[index],
