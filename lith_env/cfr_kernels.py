@@ -14,33 +14,49 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["discounted_update", "factored_sums", "regret_matching"]
+__all__ = ["discounted_update", "factored_sums", "last_round", "regret_matching"]
 
 
 @njit(inline="always", cache=True)
-def _match_row(regret: np.ndarray, i: int, out: np.ndarray) -> None:  # pragma: no cover
-    """Row ``i`` of ``out``: row ``i`` of ``regret``'s positive part, normalized (uniform where
-    no regret is positive)."""
-    actions = regret.shape[1]
+def _match_row(
+    regret: np.ndarray, row: int, actions: int, out: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    """``out[row : row + actions]``: the same entries of the flat ``regret``, their positive
+    part normalized (uniform where none is positive)."""
     total = 0.0
-    for a in range(actions):
-        if regret[i, a] > 0.0:
-            total += regret[i, a]
-    for a in range(actions):
-        if total > 0.0:
-            out[i, a] = max(regret[i, a], 0.0) / total
-        else:
-            out[i, a] = 1.0 / actions
+    for k in range(actions):
+        if regret[row + k] > 0.0:
+            total += regret[row + k]
+    for k in range(actions):
+        out[row + k] = max(regret[row + k], 0.0) / total if total > 0.0 else 1.0 / actions
+
+
+@njit(inline="always", cache=True)
+def _update_row(
+    regret, sums, strategy, row, actions, q, column, v, reach, positive, negative, keep
+) -> None:  # pragma: no cover - compiled
+    """The discounted-CFR update of one decision row, entries ``row`` to ``row + actions`` of
+    the flat ``regret``, ``sums`` and ``strategy``: regrets gain each action's value
+    ``q[k, column]`` less the row's value ``v``, then are scaled by ``positive`` where above
+    zero and by ``negative`` elsewhere; the sums gain the strategy times the player's
+    ``reach``, then are scaled by ``keep``; the strategy becomes the regret matching of the new
+    regrets (the next iteration's)."""
+    for k in range(actions):
+        r = regret[row + k] + (q[k, column] - v)
+        regret[row + k] = r * positive if r > 0.0 else r * negative
+        sums[row + k] = (sums[row + k] + reach * strategy[row + k]) * keep
+    _match_row(regret, row, actions, strategy)  # after the sums: they take this iteration's
 
 
 @njit(parallel=True, cache=True)
 def regret_matching(regret: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """Rows (rows, actions) of positive regrets, normalized; uniform where none is positive."""
     rows, actions = regret.shape
-    out = np.empty((rows, actions))
+    flat = np.ascontiguousarray(regret).reshape(-1)
+    out = np.empty(rows * actions)
     for i in prange(rows):
-        _match_row(regret, i, out)
-    return out
+        _match_row(flat, i * actions, actions, out)
+    return out.reshape(rows, actions)
 
 
 @njit(parallel=True, cache=True)
@@ -54,26 +70,23 @@ def discounted_update(
     negative: float,
     keep: float,
 ) -> np.ndarray:  # pragma: no cover - compiled
-    """One decision's discounted-CFR update, in place; returns its value (rows,).
-
-    ``children`` (actions, rows) are the actions' values, ``strategy`` (rows, actions) the
-    current strategy, ``own`` (rows,) the deciding player's reach. Regrets gain each action's
-    advantage over the value, then are scaled by ``positive`` where above zero and by
-    ``negative`` elsewhere; the sums gain the reach-weighted strategy, then are scaled by
-    ``keep``; ``strategy`` then becomes the regret matching of the new regrets (the next
-    iteration's)."""
+    """One decision's discounted-CFR update, in place (:func:`_update_row` on every row);
+    returns its value (rows,). ``regret``, ``sums`` and ``strategy`` are (rows, actions),
+    ``children`` (actions, rows) the actions' values, ``own`` (rows,) the deciding player's
+    reach."""
     rows, actions = regret.shape
+    flat_regret, flat_sums = regret.reshape(-1), sums.reshape(-1)
+    flat_strategy = strategy.reshape(-1)
     value = np.empty(rows)
     for i in prange(rows):
         v = 0.0
         for a in range(actions):
             v += children[a, i] * strategy[i, a]
         value[i] = v
-        for a in range(actions):
-            r = regret[i, a] + (children[a, i] - v)
-            regret[i, a] = r * positive if r > 0.0 else r * negative
-            sums[i, a] = (sums[i, a] + own[i] * strategy[i, a]) * keep
-        _match_row(regret, i, strategy)  # after the sums: they take this iteration's strategy
+        _update_row(
+            flat_regret, flat_sums, flat_strategy, i * actions, actions, children, i, v,
+            own[i], positive, negative, keep,
+        )  # fmt: skip
     return value
 
 
@@ -117,3 +130,165 @@ def factored_sums(
                 total += data[e] * prefix[indices[e]]
             out[j, m] = total
     return out
+
+
+EVAL, CFR, BEST_RESPONSE = 0, 1, 2  # last_round modes
+
+
+@njit(parallel=True, cache=True)
+def last_round(
+    mode: int,
+    me: int,
+    base: np.ndarray,
+    opp: np.ndarray,
+    own: np.ndarray,
+    tree: tuple,
+    offset: np.ndarray,
+    strategy: np.ndarray,
+    regret: np.ndarray,
+    sums: np.ndarray,
+    choices: np.ndarray,
+    pairs: tuple,
+    positive: float,
+    negative: float,
+    keep: float,
+    threads: int,
+) -> np.ndarray:  # pragma: no cover - compiled
+    """The last betting round at one stage, for player ``me``: its values (lines, my states).
+
+    One betting line per thread, the whole round in one pass: the opponent's reach carried down
+    the tree to every terminal; then, state by state, the fold and showdown sums over the
+    consistent opponent states (``pairs``: (indptr, indices, total, net), my states x the
+    opponent's as CSR with two data arrays, for folds and showdowns), my reach down the tree
+    and the values back up it. ``mode``:
+    ``EVAL`` plays ``strategy``; ``CFR`` also applies the discounted-CFR update (as
+    :func:`discounted_update`) at my decisions, leaving my next strategy in ``strategy``;
+    ``BEST_RESPONSE`` maximizes at my decisions and writes the argmax into ``choices``
+    (my decisions, lines, my states).
+
+    ``tree`` = (player, children, column, num_folds, chips, sign, mine): ``player`` (nodes,)
+    0/1, or -1 at a terminal, parents before children; ``children`` (nodes, 3) padded with -1;
+    ``column`` a terminal's column, folds first (``num_folds`` of them) then showdowns, worth
+    ``sign[column] * (base + chips[column])`` times its sum; ``mine`` a decision of ``me``'s
+    place in ``choices``. A decision node's strategy, regrets and sums are the (lines, states
+    of its player, actions) block at ``offset[node]`` of the flat ``strategy``, ``regret``
+    and ``sums``. ``threads``: how many threads share the lines."""
+    player, children = tree[0], tree[1]
+    lines, opp_states = opp.shape
+    my_states = own.shape[1]
+    nodes = len(player)
+    terminals = len(tree[4])
+    width = np.zeros(nodes, dtype=np.int64)  # actions
+    for n in range(nodes):
+        for k in range(3):
+            if children[n, k] >= 0:
+                width[n] = k + 1
+    values = np.empty((lines, my_states))
+    threads = max(1, min(threads, lines))
+    for thread in prange(threads):  # scratch allocated once a thread, lines interleaved
+        at = np.empty((opp_states, terminals))  # the opponent's reach at each terminal
+        reach = np.empty(nodes)
+        summed = np.empty(terminals)
+        own_reach = np.empty(nodes)
+        value = np.empty(nodes)
+        q = np.empty((3, 1))  # an update's action values
+        scratch = (at, reach, summed, own_reach, value, q)
+        for line in range(thread, lines, threads):
+            _last_round_line(
+                mode, me, line, base, opp, own, tree, width, offset, (strategy, regret, sums),
+                choices, pairs, (positive, negative, keep), scratch, values,
+            )  # fmt: skip
+    return values
+
+
+@njit(cache=True)
+def _last_round_line(
+    mode,
+    me,
+    line,
+    base,
+    opp,
+    own,
+    tree,
+    width,
+    offset,
+    arrays,
+    choices,
+    pairs,
+    weights,
+    scratch,
+    values,
+) -> None:  # pragma: no cover - compiled
+    """:func:`last_round` for one betting line, in the given scratch arrays."""
+    player, children, column, num_folds, chips, sign, mine = tree
+    strategy, regret, sums = arrays
+    indptr, indices, total, net = pairs
+    positive, negative, keep = weights
+    at, reach, summed, own_reach, value, q = scratch
+    opp_states, terminals = at.shape
+    my_states = values.shape[1]
+    nodes = len(player)
+    for b in range(opp_states):
+        reach[0] = opp[line, b]
+        for n in range(nodes):
+            p = player[n]
+            if p < 0:
+                at[b, column[n]] = reach[n]
+            elif p == me:
+                for k in range(width[n]):
+                    reach[children[n, k]] = reach[n]
+            else:
+                row = offset[n] + (line * opp_states + b) * width[n]
+                for k in range(width[n]):
+                    reach[children[n, k]] = reach[n] * strategy[row + k]
+    for a in range(my_states):
+        summed[:] = 0.0
+        for e in range(indptr[a], indptr[a + 1]):
+            b, w = indices[e], total[e]
+            for t in range(num_folds):
+                summed[t] += w * at[b, t]
+            w = net[e]
+            for t in range(num_folds, terminals):
+                summed[t] += w * at[b, t]
+        if mode == CFR:
+            own_reach[0] = own[line, a]
+            for n in range(nodes):
+                p = player[n]
+                if p == me:
+                    row = offset[n] + (line * my_states + a) * width[n]
+                    for k in range(width[n]):
+                        own_reach[children[n, k]] = own_reach[n] * strategy[row + k]
+                elif p >= 0:
+                    for k in range(width[n]):
+                        own_reach[children[n, k]] = own_reach[n]
+        for n in range(nodes - 1, -1, -1):
+            p = player[n]
+            if p < 0:
+                t = column[n]
+                value[n] = sign[t] * (base[line] + chips[t]) * summed[t]
+            elif p != me:
+                v = 0.0
+                for k in range(width[n]):
+                    v += value[children[n, k]]
+                value[n] = v
+            elif mode == BEST_RESPONSE:
+                best, v = 0, value[children[n, 0]]
+                for k in range(1, width[n]):
+                    if value[children[n, k]] > v:
+                        best, v = k, value[children[n, k]]
+                choices[mine[n], line, a] = best
+                value[n] = v
+            else:
+                row = offset[n] + (line * my_states + a) * width[n]
+                v = 0.0
+                for k in range(width[n]):
+                    v += value[children[n, k]] * strategy[row + k]
+                value[n] = v
+                if mode == CFR:
+                    for k in range(width[n]):
+                        q[k, 0] = value[children[n, k]]
+                    _update_row(
+                        regret, sums, strategy, row, width[n], q, 0, v, own_reach[n],
+                        positive, negative, keep,
+                    )  # fmt: skip
+        values[line, a] = value[0]

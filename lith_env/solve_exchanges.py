@@ -25,10 +25,18 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 from scipy import sparse
 
-from lith_env.cfr_kernels import discounted_update, regret_matching
+from lith_env.cfr_kernels import (
+    BEST_RESPONSE,
+    CFR,
+    EVAL,
+    discounted_update,
+    last_round,
+    regret_matching,
+)
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.solve import (
@@ -95,6 +103,9 @@ class Stage:
     # Per player: (parent states x 4 actions) x states, 1 where a state comes from that
     # parent state and action: sums a child's values into its parent decision's actions.
     gather: tuple[Any, Any] = (None, None)
+    # Per player at a last stage of a joint build: ``total`` and ``net`` as one CSR pattern,
+    # (indptr, indices, total's data, net's data), for the compiled last round.
+    pairs: tuple[Any, Any] = (None, None)
 
 
 class ExchangeGame:
@@ -121,6 +132,9 @@ class ExchangeGame:
             [i for i, n in enumerate(tree) if n.player is None and n.folder is None]
             for tree in self.trees
         ]
+        # The last round's tree as arrays, as each player sees it, for the compiled pass.
+        last = self.rounds - 1
+        self.compiled_trees = {(last, me): _compiled_tree(self.trees[last], me) for me in (0, 1)}
         self.roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
         self.stages: list[Stage] = []
         if method == "factored":
@@ -351,6 +365,16 @@ class ExchangeGame:
         sign *= stage.chance / len(self.roles)
         net0 = sparse.csr_matrix((sign, (s0, s1)), shape=shape)
         stage.net = (net0, (-net0).T.tocsr())
+        pairs = []
+        for total, net in zip(stage.total, stage.net, strict=True):
+            # built from the same pairs, explicit zeros kept: one pattern
+            if not (
+                np.array_equal(total.indptr, net.indptr)
+                and np.array_equal(total.indices, net.indices)
+            ):
+                raise AssertionError("fold and showdown matrices of a stage share a pattern")
+            pairs.append((total.indptr, total.indices, total.data, net.data))
+        stage.pairs = (pairs[0], pairs[1])
 
 
 def joint_histories(cards: int, rounds: int) -> int:
@@ -460,12 +484,19 @@ class ExchangeSolver:
         self, game: ExchangeGame, alpha: float = ALPHA, beta: float = BETA, gamma: float = GAMMA
     ) -> None:
         self.game, self.alpha, self.beta, self.gamma = game, alpha, beta, gamma
-        self.regrets: dict[tuple, np.ndarray] = {}
-        self.sums: dict[tuple, np.ndarray] = {}
         self.iterations = 0
-        for key, shape in self.shapes(game).items():
-            self.regrets[key] = np.zeros(shape)
-            self.sums[key] = np.zeros(shape)
+        # Every decision point's arrays are C-ordered blocks of one flat array, at the same
+        # offset in each: the compiled last round reads and updates them there.
+        shapes = self.shapes(game)
+        self.offsets: dict[tuple, int] = {}
+        size = 0
+        for key, shape in shapes.items():
+            self.offsets[key] = size
+            size += math.prod(shape)
+        self._regret, self._sums, self._strategy = np.zeros(size), np.zeros(size), np.empty(size)
+        self.regrets = _blocks(self._regret, self.offsets, shapes)
+        self.sums = _blocks(self._sums, self.offsets, shapes)
+        self._strategies = _blocks(self._strategy, self.offsets, shapes)
 
     @staticmethod
     def shapes(game: ExchangeGame) -> dict[tuple, tuple[int, int, int]]:
@@ -502,7 +533,9 @@ class ExchangeSolver:
 
     def iterate(self, count: int = 1) -> None:
         """Run ``count`` iterations, each updating the first player then the dealer."""
-        strategy = {key: self.current(key) for key in self.regrets}
+        strategy = self._strategies
+        for key in self.regrets:
+            strategy[key][...] = self.current(key)
         for _ in range(count):
             self.iterations += 1
             self._t = self.iterations
@@ -609,6 +642,8 @@ class _Walk:
         """Values (lines, my states) at the start of betting round ``r`` at ``stage``:
         ``base`` (lines,) chips each player has in, ``opp``/``own`` reaches (lines, states)."""
         game, me = self.game, self.player
+        if r == game.rounds - 1 and stage.pairs[me] is not None:
+            return self.last_round(r, stage, base, opp, own)
         tree = game.trees[r]
         reach_opp, reach_own = {0: opp}, {0: own}
         for index, node in enumerate(tree):
@@ -665,6 +700,53 @@ class _Walk:
                 value[index] = self.decide((r, stage.index, index), children, reach_own[index])
         return value[0]
 
+    def last_round(
+        self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`round` for the last round of a joint build, in one compiled pass
+        (``lith_env.cfr_kernels.last_round``)."""
+        me, lines = self.player, len(base)
+        tree = self.game.compiled_trees[r, me]
+        keys = [(r, stage.index, n) for n in tree.decisions]
+        weights = (0.0, 0.0, 0.0)
+        if self.mode == "cfr":
+            solver = self.solver
+            flat, regret, sums = solver._strategy, solver._regret, solver._sums
+            offsets = [solver.offsets[key] for key in keys]
+            weights = dcfr_weights(solver._t, solver.alpha, solver.beta, solver.gamma)
+        else:  # this stage's strategies copied into one flat array
+            arrays, offsets, size = [], [], 0
+            for key, p, actions in zip(keys, tree.players, tree.widths, strict=True):
+                if self.mode == "br" and p == me:  # a best responder's own are not read
+                    offsets.append(0)
+                    continue
+                shape = (lines, stage.num_states[p], actions)
+                array = np.asarray(self.strategy[key], dtype=np.float64)
+                if array.shape != shape:
+                    raise ValueError(f"strategy of {key}: shape {array.shape}, expected {shape}")
+                arrays.append(array.reshape(-1))
+                offsets.append(size)
+                size += array.size
+            flat = np.concatenate(arrays) if arrays else np.zeros(1)
+            regret = sums = flat
+        offset = np.full(len(tree.arrays[0]), -1, dtype=np.int64)
+        offset[tree.decisions] = offsets
+        mine = sum(p == me for p in tree.players) if self.mode == "br" else 0
+        choices = np.zeros((mine, lines, stage.num_states[me]), dtype=np.int64)
+        values = last_round(
+            {"eval": EVAL, "cfr": CFR, "br": BEST_RESPONSE}[self.mode], me,
+            np.asarray(base, dtype=np.float64),
+            np.ascontiguousarray(opp, dtype=np.float64),
+            np.ascontiguousarray(own, dtype=np.float64),
+            tree.arrays, offset, flat, regret, sums, choices, stage.pairs[me], *weights,
+            numba.get_num_threads(),
+        )  # fmt: skip
+        if self.mode == "br":
+            for key, index in zip(keys, tree.mine, strict=True):
+                if index >= 0:
+                    self.choices[key] = choices[index]
+        return values
+
     def exchange(
         self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
     ) -> np.ndarray:
@@ -698,6 +780,52 @@ class _Walk:
         for key, values in per_action.items():
             total += self.decide(key, np.moveaxis(values, 2, 0), own)
         return total
+
+
+@dataclass
+class _CompiledTree:
+    """A betting tree as arrays for ``lith_env.cfr_kernels.last_round``, seen by one player:
+    ``arrays`` is the kernel's ``tree`` argument."""
+
+    arrays: tuple
+    decisions: list[int]  # the decision nodes, in tree order
+    players: list[int]  # their players
+    widths: list[int]  # their numbers of actions
+    mine: list[int]  # their places among the player's own decisions, -1 for the other's
+
+
+def _compiled_tree(tree: list, me: int) -> _CompiledTree:
+    nodes = len(tree)
+    player = np.array([-1 if n.player is None else n.player for n in tree], dtype=np.int64)
+    children = np.full((nodes, 3), -1, dtype=np.int64)
+    for i, n in enumerate(tree):
+        children[i, : len(n.children)] = n.children
+    decisions = [i for i, n in enumerate(tree) if n.player is not None]
+    folds = [i for i, n in enumerate(tree) if n.player is None and n.folder is not None]
+    showdowns = [i for i, n in enumerate(tree) if n.player is None and n.folder is None]
+    column = np.full(nodes, -1, dtype=np.int64)
+    column[folds + showdowns] = np.arange(len(folds) + len(showdowns))
+    chips = [tree[i].contributions[tree[i].folder] for i in folds]
+    chips += [tree[i].contributions[0] for i in showdowns]
+    sign = [-1.0 if tree[i].folder == me else 1.0 for i in folds] + [1.0] * len(showdowns)
+    players = [tree[i].player for i in decisions]
+    mine = np.full(nodes, -1, dtype=np.int64)
+    own = [i for i in decisions if tree[i].player == me]
+    mine[own] = np.arange(len(own))
+    arrays = (
+        player, children, column, len(folds), np.array(chips, dtype=np.float64),
+        np.array(sign), mine,
+    )  # fmt: skip
+    widths = [len(tree[i].children) for i in decisions]
+    return _CompiledTree(arrays, decisions, players, widths, [int(mine[i]) for i in decisions])
+
+
+def _blocks(flat: np.ndarray, offsets: dict, shapes: dict) -> dict[tuple, np.ndarray]:
+    """Views of ``flat``: each key's C-ordered block of its shape at its offset."""
+    return {
+        key: flat[offset : offset + math.prod(shapes[key])].reshape(shapes[key])
+        for key, offset in offsets.items()
+    }
 
 
 def _record(walk: _Walk, r: int, stage: Stage, opp: np.ndarray, own: np.ndarray) -> None:

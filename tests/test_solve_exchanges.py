@@ -15,6 +15,7 @@ from lith_env.hands import strength
 from lith_env.solve_exchanges import (
     ExchangeGame,
     ExchangeSolver,
+    best_response_value,
     deciding_player,
     exploitability,
     profile_value,
@@ -414,3 +415,43 @@ def test_factored_build_measures_strategies_as_the_joint_build(config):
         mapped[key] = values[:, index[(key[1], deciding_player(joint, key))], :]
     assert exploitability(factored, mapped) == pytest.approx(exploitability(joint, strategy))
     assert profile_value(factored, mapped) == pytest.approx(profile_value(joint, strategy))
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        LithConfig(rounds=2, cards=TINY_CARDS),
+        LithConfig(rounds=2, cards=(*TINY_CARDS[:-1], EXCUSE), excuse="demon", max_raises=1),
+        LithConfig(rounds=3, cards=(0, 5, 9, 14, 20, 26, 31, 38), max_raises=1),
+    ],
+    ids=["two-rounds", "demon", "three-rounds"],
+)
+def test_compiled_last_round_is_the_numpy_walk(config):
+    """The last betting round runs compiled on a joint build (``cfr_kernels.last_round``);
+    without it the walk goes through numpy and scipy. Both update the same regrets and sums,
+    and find the same values and best responses."""
+    compiled, reference = ExchangeGame(config), ExchangeGame(config)
+    for stage in reference.stages:
+        stage.pairs = (None, None)  # the numpy walk
+    solvers = ExchangeSolver(compiled), ExchangeSolver(reference)
+    for solver in solvers:
+        solver.iterate(3)
+    for key in solvers[0].regrets:
+        np.testing.assert_allclose(solvers[0].regrets[key], solvers[1].regrets[key], atol=1e-12)
+        np.testing.assert_allclose(solvers[0].sums[key], solvers[1].sums[key], atol=1e-12)
+    average = solvers[0].average()
+    assert exploitability(compiled, average) == pytest.approx(exploitability(reference, average))
+    assert profile_value(compiled, average) == pytest.approx(profile_value(reference, average))
+    for player in (0, 1):
+        chosen = [best_response_value(game, average, player)[1] for game in (compiled, reference)]
+        assert chosen[0].keys() == chosen[1].keys()
+        for key in chosen[0]:
+            np.testing.assert_array_equal(chosen[0][key], chosen[1][key])
+
+
+def test_a_strategy_of_the_wrong_shape_is_refused(tiny_game, tiny_solution):
+    strategy = dict(tiny_solution)
+    last = max(key for key in strategy if key[0] == 1 and isinstance(key[2], int))
+    strategy[last] = strategy[last][:, :-1]
+    with pytest.raises(ValueError, match=rf"strategy of \(1, {last[1]}, {last[2]}\): shape"):
+        profile_value(tiny_game, strategy)
