@@ -521,7 +521,14 @@ def bench_solver(iterations: int, repeat: int) -> dict:
             reference.evaluate_and_update_policy()
         theirs_rates.append(iterations * leduc_sets / (time.perf_counter() - start))
     ours, theirs = statistics.median(ours_rates), statistics.median(theirs_rates)
-    exchange = _exchange_solver_rate(max(1, iterations // 10), repeat)
+    exchange = _exchange_solver_rate(
+        LithConfig(rounds=2, cards=tuple(range(0, 40, 2))), max(1, iterations // 10), repeat
+    )
+    three_rounds = _exchange_solver_rate(
+        LithConfig(rounds=3, cards=tuple(range(0, 16, 2)), max_raises=1),
+        max(1, iterations // 10),
+        repeat,
+    )
     return {
         "ours": {
             "information sets": ours_sets,
@@ -530,6 +537,8 @@ def bench_solver(iterations: int, repeat: int) -> dict:
         },
         "exchanges": exchange,
         "exchange ratio": exchange["updates/s"] / theirs,
+        "three rounds": three_rounds,
+        "three-round ratio": three_rounds["updates/s"] / theirs,
         "OpenSpiel CFR+ Leduc": {
             "information sets": leduc_sets,
             "updates/s": theirs,
@@ -539,14 +548,13 @@ def bench_solver(iterations: int, repeat: int) -> dict:
     }
 
 
-def _exchange_solver_rate(iterations: int, repeat: int) -> dict:
-    """Information-set updates per second of the exchange solver on the two-round game over
-    20 cards (factored build; an information set is a betting line and a private state at a
-    decision point), medians over ``repeat`` timings of ``iterations`` iterations."""
-    from lith_env.game import LithConfig
+def _exchange_solver_rate(config: Any, iterations: int, repeat: int) -> dict:
+    """Information-set updates per second of the exchange solver on the game of ``config``
+    (an information set is a betting line and a private state at a decision point), medians
+    over ``repeat`` timings of ``iterations`` iterations."""
     from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
 
-    game = ExchangeGame(LithConfig(rounds=2, cards=tuple(range(0, 40, 2))))
+    game = ExchangeGame(config)
     sets = sum(lines * states for lines, states, _ in ExchangeSolver.shapes(game).values())
     solver = ExchangeSolver(game)
     solver.iterate(1)  # compile the kernels
@@ -565,7 +573,8 @@ def print_solver(result: dict, console: Console) -> None:
         table.add_column(column, justify="left" if column == "solver" else "right")
     for name, label in (
         ("ours", "lith_env.solve, one-round Lith"),
-        ("exchanges", "lith_env.solve_exchanges, two rounds, 20 cards"),
+        ("exchanges", "lith_env.solve_exchanges, two rounds, 20 cards (factored)"),
+        ("three rounds", "lith_env.solve_exchanges, three rounds, 8 cards, 1 raise (joint)"),
         ("OpenSpiel CFR+ Leduc", "OpenSpiel C++ CFR+, Leduc"),
     ):
         figures = result[name]
@@ -579,7 +588,8 @@ def print_solver(result: dict, console: Console) -> None:
     console.print(f"  lith_env.solve / OpenSpiel updates per second: {result['ratio']:.1f}x")
     console.print(
         f"  lith_env.solve_exchanges / OpenSpiel updates per second: "
-        f"{result['exchange ratio']:.1f}x"
+        f"{result['exchange ratio']:.1f}x (two rounds), {result['three-round ratio']:.1f}x "
+        "(three rounds)"
     )
 
 

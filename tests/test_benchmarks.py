@@ -82,3 +82,8 @@ def test_solver_benchmark_counts_information_sets():
     assert result["ratio"] == pytest.approx(
         result["ours"]["updates/s"] / result["OpenSpiel CFR+ Leduc"]["updates/s"]
     )
+    # Three rounds on 8 cards, one raise a round: 25 betting lines reach the third round.
+    assert result["three rounds"]["information sets"] == 7_656_936
+    assert result["three-round ratio"] == pytest.approx(
+        result["three rounds"]["updates/s"] / result["OpenSpiel CFR+ Leduc"]["updates/s"]
+    )
