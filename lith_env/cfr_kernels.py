@@ -5,8 +5,10 @@ big as the solver's largest arrays: regret matching, the discounted-CFR update o
 (its value, regrets, strategy sums and next strategy at once), and the factored showdown and
 fold sums of ``lith_env.solve_factored`` (opponent reach merged into classes, cumulated in
 group order and read at the positions a sparse matrix names, one reach vector per thread at a
-time, without ever holding the cumulative sums of all vectors). Arrays are float64 and
-C-ordered; callers pass them so (``np.ascontiguousarray``).
+time, without ever holding the cumulative sums of all vectors), and the whole last betting
+round of a joint build (``last_round``: reach down the tree, terminal sums, values and
+updates back up, each betting line and private state touched once a node). Arrays are
+float64 and C-ordered; callers pass them so (``np.ascontiguousarray``).
 """
 
 from __future__ import annotations
@@ -156,15 +158,14 @@ def last_round(
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The last betting round at one stage, for player ``me``: its values (lines, my states).
 
-    One betting line per thread, the whole round in one pass: the opponent's reach carried down
-    the tree to every terminal; then, state by state, the fold and showdown sums over the
-    consistent opponent states (``pairs``: (indptr, indices, total, net), my states x the
-    opponent's as CSR with two data arrays, for folds and showdowns), my reach down the tree
-    and the values back up it. ``mode``:
-    ``EVAL`` plays ``strategy``; ``CFR`` also applies the discounted-CFR update (as
-    :func:`discounted_update`) at my decisions, leaving my next strategy in ``strategy``;
-    ``BEST_RESPONSE`` maximizes at my decisions and writes the argmax into ``choices``
-    (my decisions, lines, my states).
+    Each betting line in one pass (the lines shared among ``threads`` threads): the
+    opponent's reach carried down the tree to every terminal; then, state by state, the fold
+    and showdown sums over the consistent opponent states (``pairs``: (indptr, indices,
+    total, net), my states x the opponent's as CSR with two data arrays, for folds and
+    showdowns), my reach down the tree and the values back up it. ``mode``: ``EVAL`` plays
+    ``strategy``; ``CFR`` also applies the discounted-CFR update (:func:`_update_row`) at my
+    decisions, leaving my next strategy in ``strategy``; ``BEST_RESPONSE`` maximizes at my
+    decisions and writes the argmax into ``choices`` (my decisions, lines, my states).
 
     ``tree`` = (player, children, column, num_folds, chips, sign, mine): ``player`` (nodes,)
     0/1, or -1 at a terminal, parents before children; ``children`` (nodes, 3) padded with -1;
@@ -172,7 +173,7 @@ def last_round(
     ``sign[column] * (base + chips[column])`` times its sum; ``mine`` a decision of ``me``'s
     place in ``choices``. A decision node's strategy, regrets and sums are the (lines, states
     of its player, actions) block at ``offset[node]`` of the flat ``strategy``, ``regret``
-    and ``sums``. ``threads``: how many threads share the lines."""
+    and ``sums``."""
     player, children = tree[0], tree[1]
     lines, opp_states = opp.shape
     my_states = own.shape[1]
