@@ -521,13 +521,12 @@ def bench_solver(iterations: int, repeat: int) -> dict:
             reference.evaluate_and_update_policy()
         theirs_rates.append(iterations * leduc_sets / (time.perf_counter() - start))
     ours, theirs = statistics.median(ours_rates), statistics.median(theirs_rates)
+    slow = max(1, iterations // 10)  # the exchange games' iterations are far longer
     exchange = _exchange_solver_rate(
-        LithConfig(rounds=2, cards=tuple(range(0, 40, 2))), max(1, iterations // 10), repeat
+        LithConfig(rounds=2, cards=tuple(range(0, 40, 2))), slow, repeat
     )
     three_rounds = _exchange_solver_rate(
-        LithConfig(rounds=3, cards=tuple(range(0, 16, 2)), max_raises=1),
-        max(1, iterations // 10),
-        repeat,
+        LithConfig(rounds=3, cards=tuple(range(0, 16, 2)), max_raises=1), slow, repeat
     )
     return {
         "ours": {

@@ -167,23 +167,18 @@ def last_round(
     decisions, leaving my next strategy in ``strategy``; ``BEST_RESPONSE`` maximizes at my
     decisions and writes the argmax into ``choices`` (my decisions, lines, my states).
 
-    ``tree`` = (player, children, column, num_folds, chips, sign, mine): ``player`` (nodes,)
-    0/1, or -1 at a terminal, parents before children; ``children`` (nodes, 3) padded with -1;
+    ``tree`` = (player, children, width, column, num_folds, chips, sign, mine): ``player``
+    (nodes,) 0/1, or -1 at a terminal, parents before children; ``children`` (nodes, 3)
+    padded with -1, ``width`` how many of them a node has (its actions);
     ``column`` a terminal's column, folds first (``num_folds`` of them) then showdowns, worth
     ``sign[column] * (base + chips[column])`` times its sum; ``mine`` a decision of ``me``'s
     place in ``choices``. A decision node's strategy, regrets and sums are the (lines, states
     of its player, actions) block at ``offset[node]`` of the flat ``strategy``, ``regret``
     and ``sums``."""
-    player, children = tree[0], tree[1]
+    nodes = len(tree[0])
     lines, opp_states = opp.shape
     my_states = own.shape[1]
-    nodes = len(player)
-    terminals = len(tree[4])
-    width = np.zeros(nodes, dtype=np.int64)  # actions
-    for n in range(nodes):
-        for k in range(3):
-            if children[n, k] >= 0:
-                width[n] = k + 1
+    terminals = len(tree[5])
     values = np.empty((lines, my_states))
     threads = max(1, min(threads, lines))
     for thread in prange(threads):  # scratch allocated once a thread, lines interleaved
@@ -196,7 +191,7 @@ def last_round(
         scratch = (at, reach, summed, own_reach, value, q)
         for line in range(thread, lines, threads):
             _last_round_line(
-                mode, me, line, base, opp, own, tree, width, offset, (strategy, regret, sums),
+                mode, me, line, base, opp, own, tree, offset, (strategy, regret, sums),
                 choices, pairs, (positive, negative, keep), scratch, values,
             )  # fmt: skip
     return values
@@ -211,7 +206,6 @@ def _last_round_line(
     opp,
     own,
     tree,
-    width,
     offset,
     arrays,
     choices,
@@ -221,7 +215,7 @@ def _last_round_line(
     values,
 ) -> None:  # pragma: no cover - compiled
     """:func:`last_round` for one betting line, in the given scratch arrays."""
-    player, children, column, num_folds, chips, sign, mine = tree
+    player, children, width, column, num_folds, chips, sign, mine = tree
     strategy, regret, sums = arrays
     indptr, indices, total, net = pairs
     positive, negative, keep = weights

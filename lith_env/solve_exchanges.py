@@ -785,13 +785,26 @@ class _Walk:
 @dataclass
 class _CompiledTree:
     """A betting tree as arrays for ``lith_env.cfr_kernels.last_round``, seen by one player:
-    ``arrays`` is the kernel's ``tree`` argument."""
+    ``arrays`` is the kernel's ``tree`` argument, ``decisions`` the decision nodes in tree
+    order."""
 
     arrays: tuple
-    decisions: list[int]  # the decision nodes, in tree order
-    players: list[int]  # their players
-    widths: list[int]  # their numbers of actions
-    mine: list[int]  # their places among the player's own decisions, -1 for the other's
+    decisions: list[int]
+
+    @property
+    def players(self) -> list[int]:
+        """The decisions' players."""
+        return self.arrays[0][self.decisions].tolist()
+
+    @property
+    def widths(self) -> list[int]:
+        """The decisions' numbers of actions."""
+        return self.arrays[2][self.decisions].tolist()
+
+    @property
+    def mine(self) -> list[int]:
+        """The decisions' places among the player's own decisions, -1 for the other's."""
+        return self.arrays[-1][self.decisions].tolist()
 
 
 def _compiled_tree(tree: list, me: int) -> _CompiledTree:
@@ -800,6 +813,7 @@ def _compiled_tree(tree: list, me: int) -> _CompiledTree:
     children = np.full((nodes, 3), -1, dtype=np.int64)
     for i, n in enumerate(tree):
         children[i, : len(n.children)] = n.children
+    width = np.array([len(n.children) for n in tree], dtype=np.int64)
     decisions = [i for i, n in enumerate(tree) if n.player is not None]
     folds = [i for i, n in enumerate(tree) if n.player is None and n.folder is not None]
     showdowns = [i for i, n in enumerate(tree) if n.player is None and n.folder is None]
@@ -808,16 +822,14 @@ def _compiled_tree(tree: list, me: int) -> _CompiledTree:
     chips = [tree[i].contributions[tree[i].folder] for i in folds]
     chips += [tree[i].contributions[0] for i in showdowns]
     sign = [-1.0 if tree[i].folder == me else 1.0 for i in folds] + [1.0] * len(showdowns)
-    players = [tree[i].player for i in decisions]
     mine = np.full(nodes, -1, dtype=np.int64)
     own = [i for i in decisions if tree[i].player == me]
     mine[own] = np.arange(len(own))
     arrays = (
-        player, children, column, len(folds), np.array(chips, dtype=np.float64),
+        player, children, width, column, len(folds), np.array(chips, dtype=np.float64),
         np.array(sign), mine,
     )  # fmt: skip
-    widths = [len(tree[i].children) for i in decisions]
-    return _CompiledTree(arrays, decisions, players, widths, [int(mine[i]) for i in decisions])
+    return _CompiledTree(arrays, decisions)
 
 
 def _blocks(flat: np.ndarray, offsets: dict, shapes: dict) -> dict[tuple, np.ndarray]:
