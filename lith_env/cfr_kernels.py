@@ -21,33 +21,48 @@ __all__ = ["discounted_update", "factored_sums", "last_round", "regret_matching"
 
 @njit(inline="always", cache=True)
 def _match_row(
-    regret: np.ndarray, row: int, actions: int, out: np.ndarray
+    regret: np.ndarray, row: int, actions: int, out: np.ndarray, at: int
 ) -> None:  # pragma: no cover - compiled
-    """``out[row : row + actions]``: the same entries of the flat ``regret``, their positive
-    part normalized (uniform where none is positive)."""
+    """``out[at : at + actions]``: entries ``row`` to ``row + actions`` of the flat
+    ``regret``, their positive part normalized (uniform where none is positive)."""
     total = 0.0
     for k in range(actions):
         if regret[row + k] > 0.0:
             total += regret[row + k]
     for k in range(actions):
-        out[row + k] = max(regret[row + k], 0.0) / total if total > 0.0 else 1.0 / actions
+        out[at + k] = max(regret[row + k], 0.0) / total if total > 0.0 else 1.0 / actions
+
+
+@njit(inline="always", cache=True)
+def _accumulate(
+    regret, sums, row, actions, q, column, v, probs, at, reach, positive, negative, weight
+) -> None:  # pragma: no cover - compiled
+    """Discounted CFR on one decision row, entries ``row`` to ``row + actions`` of the flat
+    ``regret`` and ``sums``: regrets gain each action's value ``q[k, column]`` less the row's
+    value ``v``, then are scaled by ``positive`` where above zero and by ``negative``
+    elsewhere; the sums gain ``weight`` times the player's ``reach`` times the strategy played
+    (``probs[at : at + actions]``). Rows the player does not reach keep their sums untouched,
+    which is why the sums are weighted rather than discounted (see ``dcfr_weights``)."""
+    for k in range(actions):
+        r = regret[row + k] + (q[k, column] - v)
+        regret[row + k] = r * positive if r > 0.0 else r * negative
+    if reach != 0.0:
+        w = weight * reach
+        for k in range(actions):
+            sums[row + k] += w * probs[at + k]
 
 
 @njit(inline="always", cache=True)
 def _update_row(
-    regret, sums, strategy, row, actions, q, column, v, reach, positive, negative, keep
+    regret, sums, strategy, row, actions, q, column, v, reach, positive, negative, weight
 ) -> None:  # pragma: no cover - compiled
-    """The discounted-CFR update of one decision row, entries ``row`` to ``row + actions`` of
-    the flat ``regret``, ``sums`` and ``strategy``: regrets gain each action's value
-    ``q[k, column]`` less the row's value ``v``, then are scaled by ``positive`` where above
-    zero and by ``negative`` elsewhere; the sums gain the strategy times the player's
-    ``reach``, then are scaled by ``keep``; the strategy becomes the regret matching of the new
-    regrets (the next iteration's)."""
-    for k in range(actions):
-        r = regret[row + k] + (q[k, column] - v)
-        regret[row + k] = r * positive if r > 0.0 else r * negative
-        sums[row + k] = (sums[row + k] + reach * strategy[row + k]) * keep
-    _match_row(regret, row, actions, strategy)  # after the sums: they take this iteration's
+    """:func:`_accumulate` with the strategy kept in the flat ``strategy`` at the same
+    entries, which then becomes the regret matching of the new regrets (the next
+    iteration's)."""
+    _accumulate(
+        regret, sums, row, actions, q, column, v, strategy, row, reach, positive, negative, weight
+    )
+    _match_row(regret, row, actions, strategy, row)  # after the sums: they take this iteration's
 
 
 @njit(parallel=True, cache=True)
@@ -57,7 +72,7 @@ def regret_matching(regret: np.ndarray) -> np.ndarray:  # pragma: no cover - com
     flat = np.ascontiguousarray(regret).reshape(-1)
     out = np.empty(rows * actions)
     for i in prange(rows):
-        _match_row(flat, i * actions, actions, out)
+        _match_row(flat, i * actions, actions, out, i * actions)
     return out.reshape(rows, actions)
 
 
@@ -70,7 +85,7 @@ def discounted_update(
     own: np.ndarray,
     positive: float,
     negative: float,
-    keep: float,
+    weight: float,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """One decision's discounted-CFR update, in place (:func:`_update_row` on every row);
     returns its value (rows,). ``regret``, ``sums`` and ``strategy`` are (rows, actions),
@@ -87,7 +102,7 @@ def discounted_update(
         value[i] = v
         _update_row(
             flat_regret, flat_sums, flat_strategy, i * actions, actions, children, i, v,
-            own[i], positive, negative, keep,
+            own[i], positive, negative, weight,
         )  # fmt: skip
     return value
 
@@ -153,7 +168,7 @@ def last_round(
     pairs: tuple,
     positive: float,
     negative: float,
-    keep: float,
+    weight: float,
     threads: int,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The last betting round at one stage, for player ``me``: its values (lines, my states).
@@ -162,10 +177,15 @@ def last_round(
     opponent's reach carried down the tree to every terminal; then, state by state, the fold
     and showdown sums over the consistent opponent states (``pairs``: (indptr, indices,
     total, net), my states x the opponent's as CSR with two data arrays, for folds and
-    showdowns), my reach down the tree and the values back up it. ``mode``: ``EVAL`` plays
-    ``strategy``; ``CFR`` also applies the discounted-CFR update (:func:`_update_row`) at my
-    decisions, leaving my next strategy in ``strategy``; ``BEST_RESPONSE`` maximizes at my
-    decisions and writes the argmax into ``choices`` (my decisions, lines, my states).
+    showdowns), my reach down the tree and the values back up it. Opponent states the line
+    does not reach are skipped: once strategies settle, most are.
+
+    ``mode``: ``EVAL`` plays ``strategy``; ``BEST_RESPONSE`` maximizes at my decisions and
+    writes the argmax into ``choices`` (my decisions, lines, my states); ``CFR`` plays both
+    players' current strategies, the regret matching of ``regret`` (``strategy`` is not
+    read: the last round's current strategies are never stored, which saves a third of the
+    memory traffic of its updates), and applies the discounted-CFR update
+    (:func:`_accumulate`) at my decisions.
 
     ``tree`` = (player, children, width, column, num_folds, chips, sign, mine): ``player``
     (nodes,) 0/1, or -1 at a terminal, parents before children; ``children`` (nodes, 3)
@@ -187,14 +207,27 @@ def last_round(
         summed = np.empty(terminals)
         own_reach = np.empty(nodes)
         value = np.empty(nodes)
+        probs = np.empty((nodes, 3))  # the strategy at each of my decisions, for one state
         q = np.empty((3, 1))  # an update's action values
-        scratch = (at, reach, summed, own_reach, value, q)
+        scratch = (at, reach, summed, own_reach, value, probs, q)
         for line in range(thread, lines, threads):
             _last_round_line(
                 mode, me, line, base, opp, own, tree, offset, (strategy, regret, sums),
-                choices, pairs, (positive, negative, keep), scratch, values,
+                choices, pairs, (positive, negative, weight), scratch, values,
             )  # fmt: skip
     return values
+
+
+@njit(inline="always", cache=True)
+def _policy(mode, strategy, regret, row, actions, out) -> None:  # pragma: no cover - compiled
+    """``out[:actions]``: the strategy played at a decision row, ``strategy``'s entries or,
+    in ``CFR`` mode, the regret matching of ``regret``'s (as :func:`_match_row` would store
+    it, to the bit)."""
+    if mode == CFR:
+        _match_row(regret, row, actions, out, 0)
+    else:
+        for k in range(actions):
+            out[k] = strategy[row + k]
 
 
 @njit(cache=True)
@@ -218,13 +251,16 @@ def _last_round_line(
     player, children, width, column, num_folds, chips, sign, mine = tree
     strategy, regret, sums = arrays
     indptr, indices, total, net = pairs
-    positive, negative, keep = weights
-    at, reach, summed, own_reach, value, q = scratch
+    positive, negative, weight = weights
+    at, reach, summed, own_reach, value, probs, q = scratch
     opp_states, terminals = at.shape
     my_states = values.shape[1]
     nodes = len(player)
+    p_row = probs[0]
     for b in range(opp_states):
         reach[0] = opp[line, b]
+        if reach[0] == 0.0:  # never read below: its pairs are skipped
+            continue
         for n in range(nodes):
             p = player[n]
             if p < 0:
@@ -234,25 +270,29 @@ def _last_round_line(
                     reach[children[n, k]] = reach[n]
             else:
                 row = offset[n] + (line * opp_states + b) * width[n]
+                _policy(mode, strategy, regret, row, width[n], p_row)
                 for k in range(width[n]):
-                    reach[children[n, k]] = reach[n] * strategy[row + k]
+                    reach[children[n, k]] = reach[n] * p_row[k]
     for a in range(my_states):
         summed[:] = 0.0
         for e in range(indptr[a], indptr[a + 1]):
             b, w = indices[e], total[e]
+            if opp[line, b] == 0.0:  # nothing to add
+                continue
             for t in range(num_folds):
                 summed[t] += w * at[b, t]
             w = net[e]
             for t in range(num_folds, terminals):
                 summed[t] += w * at[b, t]
-        if mode == CFR:
+        if mode == CFR:  # my strategy and my reach down the tree
             own_reach[0] = own[line, a]
             for n in range(nodes):
                 p = player[n]
                 if p == me:
                     row = offset[n] + (line * my_states + a) * width[n]
+                    _match_row(regret, row, width[n], probs[n], 0)
                     for k in range(width[n]):
-                        own_reach[children[n, k]] = own_reach[n] * strategy[row + k]
+                        own_reach[children[n, k]] = own_reach[n] * probs[n, k]
                 elif p >= 0:
                     for k in range(width[n]):
                         own_reach[children[n, k]] = own_reach[n]
@@ -273,17 +313,22 @@ def _last_round_line(
                         best, v = k, value[children[n, k]]
                 choices[mine[n], line, a] = best
                 value[n] = v
-            else:
+            elif mode == EVAL:
                 row = offset[n] + (line * my_states + a) * width[n]
                 v = 0.0
                 for k in range(width[n]):
                     v += value[children[n, k]] * strategy[row + k]
                 value[n] = v
-                if mode == CFR:
-                    for k in range(width[n]):
-                        q[k, 0] = value[children[n, k]]
-                    _update_row(
-                        regret, sums, strategy, row, width[n], q, 0, v, own_reach[n],
-                        positive, negative, keep,
-                    )  # fmt: skip
+            else:
+                v = 0.0
+                for k in range(width[n]):
+                    v += value[children[n, k]] * probs[n, k]
+                value[n] = v
+                row = offset[n] + (line * my_states + a) * width[n]
+                for k in range(width[n]):
+                    q[k, 0] = value[children[n, k]]
+                _accumulate(
+                    regret, sums, row, width[n], q, 0, v, probs[n], 0, own_reach[n],
+                    positive, negative, weight,
+                )  # fmt: skip
         values[line, a] = value[0]

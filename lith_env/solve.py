@@ -500,9 +500,13 @@ def normalized(weights: np.ndarray) -> np.ndarray:
 
 def dcfr_weights(t: int, alpha: float, beta: float, gamma: float) -> tuple[float, float, float]:
     """Discounted CFR's factors at iteration ``t``: on positive regrets t^a / (t^a + 1), on
-    negative ones t^b / (t^b + 1), on the strategy sums (t / (t + 1))^g."""
+    negative ones t^b / (t^b + 1), and the weight t^g of this iteration's strategy in the sums.
+
+    Discounted CFR scales the sums by (t / (t + 1))^g after adding iteration t; that leaves
+    them (t + 1)^-g times the t^g-weighted sums, which normalize to the same average. Weighting
+    instead of scaling leaves the sums of unreached rows untouched, so updates can skip them."""
     t_alpha, t_beta = t**alpha, t**beta
-    return t_alpha / (t_alpha + 1), t_beta / (t_beta + 1), (t / (t + 1)) ** gamma
+    return t_alpha / (t_alpha + 1), t_beta / (t_beta + 1), float(t) ** gamma
 
 
 def path_to(tree: Sequence[Node], index: int) -> list[int]:

@@ -485,18 +485,18 @@ class ExchangeSolver:
     ) -> None:
         self.game, self.alpha, self.beta, self.gamma = game, alpha, beta, gamma
         self.iterations = 0
-        # Every decision point's arrays are C-ordered blocks of one flat array, at the same
-        # offset in each: the compiled last round reads and updates them there.
+        # Every decision point's regrets and sums are C-ordered blocks of two flat arrays, at
+        # the same offset in each: the compiled last round reads and updates them there.
         shapes = self.shapes(game)
-        self.offsets: dict[tuple, int] = {}
-        size = 0
-        for key, shape in shapes.items():
-            self.offsets[key] = size
-            size += math.prod(shape)
-        self._regret, self._sums, self._strategy = np.zeros(size), np.zeros(size), np.empty(size)
+        self.offsets, size = _layout(shapes)
+        self._regret, self._sums = np.zeros(size), np.zeros(size)
         self.regrets = _blocks(self._regret, self.offsets, shapes)
         self.sums = _blocks(self._sums, self.offsets, shapes)
-        self._strategies = _blocks(self._strategy, self.offsets, shapes)
+        # The current strategy is stored only where the numpy walk reads it: the compiled last
+        # round matches regrets as it goes (on nine cards, 1.8 GB not held).
+        stored = {key: shape for key, shape in shapes.items() if not _compiled(game, key)}
+        stored_offsets, stored_size = _layout(stored)
+        self._strategies = _blocks(np.empty(stored_size), stored_offsets, stored)
 
     @staticmethod
     def shapes(game: ExchangeGame) -> dict[tuple, tuple[int, int, int]]:
@@ -534,7 +534,7 @@ class ExchangeSolver:
     def iterate(self, count: int = 1) -> None:
         """Run ``count`` iterations, each updating the first player then the dealer."""
         strategy = self._strategies
-        for key in self.regrets:
+        for key in strategy:
             strategy[key][...] = self.current(key)
         for _ in range(count):
             self.iterations += 1
@@ -711,7 +711,7 @@ class _Walk:
         weights = (0.0, 0.0, 0.0)
         if self.mode == "cfr":
             solver = self.solver
-            flat, regret, sums = solver._strategy, solver._regret, solver._sums
+            flat, regret, sums = solver._regret, solver._regret, solver._sums  # flat: unread
             offsets = [solver.offsets[key] for key in keys]
             weights = dcfr_weights(solver._t, solver.alpha, solver.beta, solver.gamma)
         else:  # this stage's strategies copied into one flat array
@@ -830,6 +830,22 @@ def _compiled_tree(tree: list, me: int) -> _CompiledTree:
         np.array(sign), mine,
     )  # fmt: skip
     return _CompiledTree(arrays, decisions)
+
+
+def _compiled(game: ExchangeGame, key: tuple) -> bool:
+    """Whether the decision point ``key`` is in a last round that runs compiled (a joint
+    build's)."""
+    r, stage, _ = key
+    return r == game.rounds - 1 and game.stages[stage].pairs[0] is not None
+
+
+def _layout(shapes: dict) -> tuple[dict[tuple, int], int]:
+    """Each key's offset in one flat array holding all ``shapes`` in order, and its size."""
+    offsets, size = {}, 0
+    for key, shape in shapes.items():
+        offsets[key] = size
+        size += math.prod(shape)
+    return offsets, size
 
 
 def _blocks(flat: np.ndarray, offsets: dict, shapes: dict) -> dict[tuple, np.ndarray]:

@@ -11,10 +11,9 @@ from lith_env.solve import dcfr_weights, normalized
 def dcfr_update(regret, sums, instant, contribution, t):
     """Discounted CFR's update (alpha 1.5, beta 0, gamma 2) in numpy, step by step."""
     regret += instant
-    positive, negative, keep = dcfr_weights(t, 1.5, 0.0, 2.0)
+    positive, negative, _ = dcfr_weights(t, 1.5, 0.0, 2.0)
     regret *= np.where(regret > 0, positive, negative)
-    sums += contribution
-    sums *= keep
+    sums += contribution * t**2.0
 
 
 def test_regret_matching_is_normalized_positive_regret():
@@ -47,6 +46,25 @@ def test_discounted_update_is_the_numpy_update(t):
     np.testing.assert_allclose(sums, expected_sums, rtol=1e-12)
     # the strategy in place is the next one: regret matching on the new regrets
     np.testing.assert_allclose(strategy, regret_matching(expected_regret), rtol=1e-12)
+
+
+def test_weighted_sums_average_as_discounted_cfr_sums():
+    """The sums gain t^gamma times iteration t's play instead of being scaled by
+    (t / (t + 1))^gamma after it, as discounted CFR writes it: the average is the same."""
+    rng = np.random.default_rng(5)
+    rows, actions = 200, 3
+    regret, weighted = np.zeros((rows, actions)), np.zeros((rows, actions))
+    discounted = np.zeros((rows, actions))
+    for t in range(1, 60):
+        children, own = rng.normal(size=(actions, rows)), rng.random(rows)
+        own[rng.random(rows) < 0.5] = 0.0  # unreached rows: their sums are left alone
+        strategy = regret_matching(regret)
+        played = own[:, None] * strategy
+        discounted = (discounted + played) * (t / (t + 1)) ** 2.0
+        discounted_update(regret, weighted, children, strategy, own, *dcfr_weights(t, 1.5, 0, 2))
+    np.testing.assert_allclose(normalized(weighted), normalized(discounted), rtol=1e-11)
+    # the weights grow as t^2: the last iteration counts 59^2 times the first
+    assert weighted.sum() > discounted.sum() * 50**2
 
 
 def test_factored_sums_is_matrix_times_prefix_of_merged_reach():

@@ -429,11 +429,15 @@ def test_factored_build_measures_strategies_as_the_joint_build(config):
 def test_compiled_last_round_is_the_numpy_walk(config):
     """The last betting round runs compiled on a joint build (``cfr_kernels.last_round``);
     without it the walk goes through numpy and scipy. Both update the same regrets and sums,
-    and find the same values and best responses."""
+    and find the same values and best responses. The compiled round plays the regret
+    matching of the regrets as it goes, storing no current strategy."""
     compiled, reference = ExchangeGame(config), ExchangeGame(config)
     for stage in reference.stages:
         stage.pairs = (None, None)  # the numpy walk
     solvers = ExchangeSolver(compiled), ExchangeSolver(reference)
+    last = {key for key in solvers[0].regrets if key[0] == config.rounds - 1}
+    assert last and not last & solvers[0]._strategies.keys()
+    assert last <= solvers[1]._strategies.keys()
     for solver in solvers:
         solver.iterate(3)
     for key in solvers[0].regrets:
