@@ -275,15 +275,30 @@ def _last_round_line(
                     reach[children[n, k]] = reach[n] * p_row[k]
     for a in range(my_states):
         summed[:] = 0.0
+        live = False
         for e in range(indptr[a], indptr[a + 1]):
             b, w = indices[e], total[e]
             if opp[line, b] == 0.0:  # nothing to add
                 continue
+            live = True
             for t in range(num_folds):
                 summed[t] += w * at[b, t]
             w = net[e]
             for t in range(num_folds, terminals):
                 summed[t] += w * at[b, t]
+        if not live and (mode != CFR or own[line, a] == 0.0):
+            # No opponent state here: every value is 0, so an update only discounts regrets.
+            for n in range(nodes):
+                if player[n] == me:
+                    if mode == CFR:
+                        row = offset[n] + (line * my_states + a) * width[n]
+                        for k in range(width[n]):
+                            r = regret[row + k]
+                            regret[row + k] = r * positive if r > 0.0 else r * negative
+                    elif mode == BEST_RESPONSE:
+                        choices[mine[n], line, a] = 0  # all tie: the first, as below
+            values[line, a] = 0.0
+            continue
         if mode == CFR:  # my strategy and my reach down the tree
             own_reach[0] = own[line, a]
             for n in range(nodes):
