@@ -287,14 +287,18 @@ def _last_round_line(
             for t in range(num_folds, terminals):
                 summed[t] += w * at[b, t]
         if not live and (mode != CFR or own[line, a] == 0.0):
-            # No opponent state here: every value is 0, so an update only discounts regrets.
+            # No opponent state here: every value is 0, so an update only discounts regrets
+            # (and, unreached, leaves the sums alone).
+            for k in range(3):
+                q[k, 0] = 0.0
             for n in range(nodes):
                 if player[n] == me:
                     if mode == CFR:
                         row = offset[n] + (line * my_states + a) * width[n]
-                        for k in range(width[n]):
-                            r = regret[row + k]
-                            regret[row + k] = r * positive if r > 0.0 else r * negative
+                        _accumulate(
+                            regret, sums, row, width[n], q, 0, 0.0, probs[n], 0, 0.0,
+                            positive, negative, weight,
+                        )  # fmt: skip
                     elif mode == BEST_RESPONSE:
                         choices[mine[n], line, a] = 0  # all tie: the first, as below
             values[line, a] = 0.0
