@@ -33,6 +33,7 @@ import math
 import re
 import sys
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -590,7 +591,7 @@ def load_solution(directory: str | Path) -> tuple[OneRoundGame, list[np.ndarray]
                 if not np.allclose(strategy.sum(axis=1), 1.0):
                     raise ValueError(f"{key} rows do not sum to 1")
                 profile[index] = strategy
-    except (ValueError, KeyError, OSError, EOFError) as error:
+    except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"solved: {str(strategy_path)!r} is corrupt: {error}") from None
     return game, profile, record
 
@@ -616,7 +617,7 @@ def _load_exchange(config: LithConfig, path: Path, record: dict) -> tuple[Any, d
                 if not np.allclose(values.sum(axis=-1), 1.0):
                     raise ValueError(f"{name} rows do not sum to 1")
                 strategy[key] = values
-    except (ValueError, KeyError, OSError, EOFError) as error:
+    except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"solved: {str(path)!r} is corrupt: {error}") from None
     return game, strategy, record
 

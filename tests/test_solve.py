@@ -391,6 +391,10 @@ def test_corrupt_or_foreign_solutions_are_refused(small_solution, tmp_path):
     save_solution(tmp_path, game, profile, info)
     with pytest.raises(ValueError, match="other rules"):
         make_agent(f"solved:{tmp_path}", "lith", config=LithConfig(rounds=1))
+    whole = (tmp_path / "strategy.npz").read_bytes()
+    (tmp_path / "strategy.npz").write_bytes(whole[: len(whole) // 2])  # a copy cut short
+    with pytest.raises(ValueError, match="corrupt: File is not a zip file"):
+        make_agent(f"solved:{tmp_path}", "lith")
     (tmp_path / "strategy.npz").write_bytes(b"not an npz file")
     with pytest.raises(ValueError, match="corrupt"):
         make_agent(f"solved:{tmp_path}", "lith")
