@@ -520,6 +520,16 @@ class ExchangeSolver:
         collect(0, game.root, 1)
         return out
 
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """The iteration count and all regrets and strategy sums (flat, in the order of
+        ``offsets``): the solver's own arrays, which ``lith_env.solver_checkpoint`` saves and
+        loads into."""
+        return {
+            "iterations": np.array(self.iterations),
+            "regrets": self._regret,
+            "sums": self._sums,
+        }
+
     def current(self, key: tuple) -> np.ndarray:
         """Regret matching at a decision point."""
         regret = self.regrets[key]
