@@ -858,12 +858,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 read_checkpoint_record,
             )
 
+            resumed = []
             for _, rules, folder in jobs:
                 try:
                     record = read_checkpoint_record(Path(folder) / CHECKPOINT_FILE)
                     check_resumable(record, game_config("lith", 2, rules), args.iterations)
                 except ValueError as error:
                     raise ValueError(f"--resume: {error}") from None
+                resumed.append((folder, record))
+            for folder, record in resumed:
+                curve = record["curve"]
+                last = f", exploitability {curve[-1]['exploitability']:.6f}" if curve else ""
+                print(
+                    f"going on from {folder}/{CHECKPOINT_FILE}: {record['iterations']:,} "
+                    f"iterations, {record['seconds']:.1f} s{last}"
+                )
         if args.ray is not None:
             from distributed.cluster import ClusterError, parse_address
 

@@ -52,7 +52,9 @@ def test_a_resumed_solve_is_the_solve_run_straight_through(tmp_path, capsys, rou
     capsys.readouterr()
     resume = ["--resume", "--check-every", "10", "--iterations", "40"]
     assert solve_main([*rules, *resume, "--out", str(stopped)]) == 0
-    assert "40 iterations" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert f"going on from {stopped}/checkpoint.npz: 20 iterations" in printed
+    assert "40 iterations" in printed
     _same_solution(straight, stopped)
     saved = [_arrays(d / CHECKPOINT_FILE) for d in (straight, stopped)]
     for name in saved[0]:
