@@ -35,6 +35,7 @@ __all__ = [
 
 CHECKPOINT_FILE = "checkpoint.npz"
 FORMAT = "lith-solver-checkpoint-1"
+CURVE_KEYS = ("iteration", "seconds", "exploitability")
 
 
 class CheckpointedSolver(Protocol):
@@ -103,6 +104,11 @@ def read_checkpoint_record(path: Path) -> dict[str, Any]:
             raise ValueError("its 'iterations' is not a positive integer")
         if not isinstance(record.get("seconds"), int | float):
             raise ValueError("its 'seconds' is not a number")
+        for point in record["curve"]:
+            if not isinstance(point, dict) or not all(
+                isinstance(point.get(key), int | float) for key in CURVE_KEYS
+            ):
+                raise ValueError(f"its curve has a point without {', '.join(CURVE_KEYS)}")
     except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"{str(path)!r} is not a solver checkpoint: {error}") from None
     return record

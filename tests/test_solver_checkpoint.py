@@ -129,6 +129,11 @@ def _rewritten(path, name, change):
         ("regrets", lambda a: a[:-1], "regrets has shape"),
         ("iterations", lambda a: a + 1, "iterations is 11"),
         ("record", lambda a: np.array("{}"), "not a lith-solver-checkpoint-1 record"),
+        (
+            "record",
+            lambda a: np.array(str(a).replace('"curve": []', '"curve": [{"iteration": 1}]')),
+            "its curve has a point without iteration, seconds, exploitability",
+        ),
     ],
 )
 def test_a_corrupt_checkpoint_is_named_and_the_solver_keeps_its_state(
