@@ -8,9 +8,9 @@ random source and rebuild their current strategy from the regrets at the start o
 so a solve continued from a checkpoint (``--resume``) gives the same numbers, to the last bit,
 as one run straight through.
 
-A solver takes part through two members: ``iterations`` and ``state_dict()``, which returns the
-iteration count and the solver's own regret and sum arrays by name (not copies: loading writes
-into them). Nothing here knows the games.
+A solver takes part through ``iterations``, its weights (``alpha``, ``beta``, ``gamma``) and
+``state_dict()``, which returns the iteration count and the solver's own regret and sum arrays
+by name (not copies: loading writes into them). Nothing here knows the games.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = [
     "check_resumable",
     "load_checkpoint",
     "read_checkpoint_record",
+    "rules_json",
     "save_checkpoint",
 ]
 
