@@ -42,6 +42,10 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     "-m agents.exploitability": [],
     "-m lith_env.solve": [
         ("--target 0.0001", "--iterations 5 --check-every 5"),
+        # the checkpoint example: the smallest three-round game, stopped and resumed
+        ("cards=0,2,4,6,8,10,12,14,16 ", "cards=0,5,9,14,20,26,31,38 --rule max_raises=0 "),
+        ("--iterations 3000 --check-every 200", "--iterations 4 --check-every 2"),
+        ("--iterations 6000 --check-every 200", "--iterations 8 --check-every 2"),
         ("--ray auto", "--ray"),
     ],
     "-m agents.exploiter": [
