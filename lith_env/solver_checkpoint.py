@@ -118,6 +118,16 @@ def read_checkpoint_record(path: Path) -> dict[str, Any]:
 def check_resumable(record: dict[str, Any], config: Any, iterations: int) -> None:
     """``ValueError`` unless the checkpoint ``record`` is of the game ``config`` and short of
     ``iterations`` (the solve's total): a differing rule is named with both values."""
+    _check_rules(record, config)
+    if record["iterations"] >= iterations:
+        raise ValueError(
+            f"--iterations {iterations}: the checkpoint is already at {record['iterations']} "
+            "iterations (--iterations counts from the start of the solve)"
+        )
+
+
+def _check_rules(record: dict[str, Any], config: Any) -> None:
+    """``ValueError`` naming the first rule in which ``record`` and ``config`` differ."""
     given = rules_json(config)
     saved = record["rules"]
     for name in sorted(set(given) | set(saved)):
@@ -126,11 +136,6 @@ def check_resumable(record: dict[str, Any], config: Any, iterations: int) -> Non
                 f"the checkpoint is of another game: rule {name} is {saved.get(name)!r} there, "
                 f"{given.get(name)!r} here"
             )
-    if record["iterations"] >= iterations:
-        raise ValueError(
-            f"--iterations {iterations}: the checkpoint is already at {record['iterations']} "
-            "iterations (--iterations counts from the start of the solve)"
-        )
 
 
 def load_checkpoint(
@@ -141,7 +146,7 @@ def load_checkpoint(
     before any is copied, so a ``ValueError`` (naming the entry or rule) leaves ``solver`` as
     it was."""
     record = read_checkpoint_record(path)
-    check_resumable(record, config, record["iterations"] + 1)
+    _check_rules(record, config)
     if record["build"] != build:
         raise ValueError(
             f"{str(path)!r} was saved from the {record['build']} build of this game, not {build}"
