@@ -44,7 +44,7 @@ from lith_env.cards import CARDS
 from lith_env.cfr_kernels import discounted_update, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_env.solver_checkpoint import rules_json
+from lith_env.solver_checkpoint import load_checkpoint, rules_json, save_checkpoint
 
 __all__ = [
     "ALPHA",
@@ -642,8 +642,6 @@ def solve(
     With ``checkpoint`` (a file path) the solver's state is saved there at every measurement
     (``lith_env.solver_checkpoint``); with ``resume`` too, the solve first goes on from it:
     the same rules, its iterations and curve counting towards these."""
-    from lith_env.solver_checkpoint import load_checkpoint, save_checkpoint
-
     if config.rounds > 1:
         from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
 
