@@ -44,7 +44,12 @@ from lith_env.cards import CARDS
 from lith_env.cfr_kernels import discounted_update, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_env.solver_checkpoint import load_checkpoint, rules_json, save_checkpoint
+from lith_env.solver_checkpoint import (
+    load_checkpoint,
+    read_checkpoint_record,
+    rules_json,
+    save_checkpoint,
+)
 
 __all__ = [
     "ALPHA",
@@ -553,8 +558,9 @@ def save_solution(
             }
             for i in game.decisions
         ]
-    else:  # an ExchangeGame: one array per decision point
+    else:  # an ExchangeGame: one array per decision point, its states in its build's order
         arrays = {_point_name(key): value for key, value in profile.items()}  # type: ignore[union-attr]
+        record["build"] = game.method
     np.savez_compressed(out / "strategy.npz", **arrays)
     record.update(info)
     (out / "solution.json").write_text(json.dumps(record, indent=2) + "\n")
@@ -602,9 +608,15 @@ def _point_name(key: tuple) -> str:
 
 
 def _load_exchange(config: LithConfig, path: Path, record: dict) -> tuple[Any, dict, dict]:
-    from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
+    from lith_env.solve_exchanges import JOINT_LIMIT, ExchangeGame, ExchangeSolver, auto_build
 
-    game = ExchangeGame(config)
+    # Each build orders the states its own way, so the strategy is read in the build that saved
+    # it; a record from before the build was recorded was saved by the rule of its day.
+    build = record.get("build") or auto_build(config, JOINT_LIMIT)
+    if build not in ("joint", "factored"):
+        record_path = str(path.parent / "solution.json")
+        raise ValueError(f"solved: {record_path!r} is not a solver record: build {build!r}")
+    game = ExchangeGame(config, method=build)
     shapes = ExchangeSolver.shapes(game)
     strategy = {}
     try:
@@ -645,7 +657,12 @@ def solve(
     if config.rounds > 1:
         from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
 
-        game: Any = ExchangeGame(config)
+        method = "auto"
+        if resume and checkpoint is not None and checkpoint.is_file():
+            # Go on in the build the checkpoint was saved from, should the faster one differ.
+            saved = read_checkpoint_record(checkpoint)["build"]
+            method = saved if saved in ("joint", "factored") else "auto"
+        game: Any = ExchangeGame(config, method=method)
         solver: Any = ExchangeSolver(game)
         build = game.method
     else:

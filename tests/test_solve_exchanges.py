@@ -320,6 +320,61 @@ def test_solve_command_for_exchanges_and_bad_options(tmp_path, capsys):
         ExchangeGame(TINY, method="fast")
 
 
+def test_auto_builds_the_faster_way_and_a_solution_loads_in_its_own_build(tmp_path, monkeypatch):
+    """``auto`` builds two rounds per player from 14 cards on, where that is the faster build
+    (docs/exploitability.md), and three rounds jointly while memory allows. A saved strategy is
+    read in the build that saved it: each build orders the states its own way."""
+    import json
+
+    from lith_env import solve_exchanges
+    from lith_env.solve import load_solution, save_solution
+    from lith_env.solve_exchanges import auto_build
+
+    def build(rounds, cards):
+        return auto_build(LithConfig(rounds=rounds, cards=tuple(range(cards))))
+
+    assert [build(2, n) for n in (12, 13, 14, 20)] == ["joint", "joint", "factored", "factored"]
+    assert [build(3, n) for n in (8, 9, 11, 12)] == ["joint", "joint", "joint", "factored"]
+
+    game = ExchangeGame(TINY, method="factored")  # auto builds it jointly
+    solver = ExchangeSolver(game)
+    solver.iterate(30)
+    profile = solver.average_profile()
+    value = exploitability(game, profile)[2]
+    save_solution(tmp_path, game, profile, {"iterations": 30})
+    loaded, strategy, record = load_solution(tmp_path)
+    assert record["build"] == "factored" and loaded.method == "factored"
+    assert exploitability(loaded, strategy)[2] == pytest.approx(value)
+    # The same arrays in the other build's order would be another, worse strategy.
+    assert exploitability(ExchangeGame(TINY), strategy)[2] > 2 * value
+
+    # A record from before builds were recorded is read in the build of the old rule.
+    path = tmp_path / "solution.json"
+    record = json.loads(path.read_text())
+    del record["build"]
+    path.write_text(json.dumps(record))
+    assert load_solution(tmp_path)[0].method == "joint"
+    monkeypatch.setattr(solve_exchanges, "JOINT_LIMIT", 1)
+    assert load_solution(tmp_path)[0].method == "factored"
+    path.write_text(json.dumps({**record, "build": "fast"}))
+    with pytest.raises(ValueError, match="not a solver record: build 'fast'"):
+        load_solution(tmp_path)
+
+
+def test_agents_are_measured_on_the_joint_build_where_the_solver_builds_factored(monkeypatch):
+    """Reading an agent deals each private state from a joint history, so the measured game is
+    built jointly wherever that fits, whichever build the solver finds faster."""
+    from agents.exploitability import best_response_to, solvable_game
+    from agents.lith import CallerAgent
+    from lith_env import solve_exchanges
+
+    monkeypatch.setattr(solve_exchanges, "MAX_JOINTS", {2: 1, 3: 1})  # the solver: factored
+    assert ExchangeGame(TINY).method == "factored"
+    game = solvable_game(TINY)
+    assert game.method == "joint"
+    assert best_response_to(CallerAgent(), game)["exploitability"] > 0
+
+
 def test_joint_history_count_is_what_the_solver_enumerates():
     from lith_env.solve_exchanges import joint_histories
 

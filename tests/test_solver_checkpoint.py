@@ -154,6 +154,25 @@ def test_a_corrupt_checkpoint_is_named_and_the_solver_keeps_its_state(
     assert fresh.iterations == 3 and np.array_equal(fresh.state_dict()["regrets"], regrets)
 
 
+def test_resume_goes_on_in_the_build_the_checkpoint_was_saved_from(tmp_path, monkeypatch):
+    """Should ``auto`` pick another build since the checkpoint was saved (as it does from 14
+    cards with two rounds since 2026-12-03), the solve goes on in the checkpoint's build."""
+    from lith_env import solve_exchanges
+
+    config = LithConfig(rounds=2, cards=CARDS, max_raises=0)
+    path = tmp_path / CHECKPOINT_FILE
+    monkeypatch.setattr(solve_exchanges, "MAX_JOINTS", {2: 1, 3: 1})  # auto: factored
+    solve(config, 20, check_every=10, checkpoint=path)
+    straight_game, straight, _ = solve(config, 40, check_every=10)
+    assert straight_game.method == "factored"
+    monkeypatch.undo()  # auto builds this game jointly again
+    game, resumed, info = solve(config, 40, check_every=10, checkpoint=path, resume=True)
+    assert game.method == "factored" and info["iterations"] == 40
+    assert straight.keys() == resumed.keys()
+    for key in straight:
+        assert np.array_equal(straight[key], resumed[key]), key
+
+
 def test_another_game_build_or_solver_is_refused(tmp_path):
     config = LithConfig(rounds=1, cards=CARDS, max_raises=0)
     path = tmp_path / CHECKPOINT_FILE
