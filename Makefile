@@ -21,7 +21,7 @@ demo: $(STAMP)
 	$(PY) -m experiments.demo
 
 test: $(STAMP) chromium
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2  # two workers (pytest-xdist): the tests mostly use one core each
 
 chromium:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \

@@ -20,7 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-TIMEOUT = 60  # seconds a block or command may take
+# Seconds a block or command may take: a guard against an example that runs at full size, with
+# room for the slower runs of two test workers sharing the cores.
+TIMEOUT = 120
 
 # Commands run for real, with the substitutions that make them small: a command is matched by
 # the first listed prefix it starts with (after "python"), longest first.
