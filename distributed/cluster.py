@@ -127,7 +127,9 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
     if address is None:
         options.update(num_cpus=num_cpus, include_dashboard=False)
     try:
-        ray.init(address=address, **options)
+        # "local" starts a Ray of this process's own: with None, Ray would join any cluster a
+        # `ray start` left running on this machine.
+        ray.init(address="local" if address is None else address, **options)
     except ConnectionError as error:
         hint = ""
         if address not in (None, "auto") and os.environ.get("RAY_AUTH_MODE") != "token":

@@ -117,6 +117,21 @@ def _closed_port() -> int:
         return s.getsockname()[1]  # closed again when the socket is
 
 
+def test_a_local_ray_starts_its_own_even_beside_a_running_cluster(monkeypatch):
+    """Without an address a local Ray starts (docs/scale.md): Ray's own default would join a
+    cluster that `ray start` left running on this machine (and refuse ``num_cpus`` there)."""
+    import ray
+
+    from distributed import cluster
+
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(cluster, "check_versions", lambda: None)
+    cluster.connect(None, num_cpus=1)
+    assert calls[0]["address"] == "local" and calls[0]["num_cpus"] == 1
+
+
 def test_an_unreachable_cluster_is_a_clear_error_within_seconds():
     port = _closed_port()
     started = time.monotonic()
