@@ -608,12 +608,18 @@ def _point_name(key: tuple) -> str:
 
 
 def _load_exchange(config: LithConfig, path: Path, record: dict) -> tuple[Any, dict, dict]:
-    from lith_env.solve_exchanges import JOINT_LIMIT, ExchangeGame, ExchangeSolver, auto_build
+    from lith_env.solve_exchanges import (
+        BUILDS,
+        JOINT_LIMIT,
+        ExchangeGame,
+        ExchangeSolver,
+        auto_build,
+    )
 
     # Each build orders the states its own way, so the strategy is read in the build that saved
     # it; a record from before the build was recorded was saved by the rule of its day.
     build = record.get("build") or auto_build(config, JOINT_LIMIT)
-    if build not in ("joint", "factored"):
+    if build not in BUILDS:
         record_path = str(path.parent / "solution.json")
         raise ValueError(f"solved: {record_path!r} is not a solver record: build {build!r}")
     game = ExchangeGame(config, method=build)
@@ -655,13 +661,13 @@ def solve(
     (``lith_env.solver_checkpoint``); with ``resume`` too, the solve first goes on from it:
     the same rules, its iterations and curve counting towards these."""
     if config.rounds > 1:
-        from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
+        from lith_env.solve_exchanges import BUILDS, ExchangeGame, ExchangeSolver
 
         method = "auto"
         if resume and checkpoint is not None and checkpoint.is_file():
             # Go on in the build the checkpoint was saved from, should the faster one differ.
             saved = read_checkpoint_record(checkpoint)["build"]
-            method = saved if saved in ("joint", "factored") else "auto"
+            method = saved if saved in BUILDS else "auto"
         game: Any = ExchangeGame(config, method=method)
         solver: Any = ExchangeSolver(game)
         build = game.method

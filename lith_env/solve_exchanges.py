@@ -65,7 +65,8 @@ __all__ = [
 ]
 
 DECISION_NAMES = {"x0": "first", "x1k": "dealer after a keep", "x1d": "dealer after a discard"}
-METHODS = ("auto", "joint", "factored")
+BUILDS = ("joint", "factored")  # how a game is laid out; a saved strategy names its own
+METHODS = ("auto", *BUILDS)
 # The most joint histories a joint build may hold (about 250 bytes each over all stages,
 # 5 GB). Measuring an agent needs one (it deals a table per private state), and saved
 # solutions that do not name their build were built by this rule alone (before 2026-12-03).
