@@ -490,8 +490,9 @@ def strategy_entries(config: LithConfig) -> int:
 
 class ExchangeSolver:
     """Discounted CFR on an :class:`ExchangeGame`; also exact best responses and values.
-    (CFR+, predictive CFR+, PDCFR+ and other discount weights were tried on a three-round
-    game: none converged several times faster; ``docs/exploitability.md``.)
+    (CFR+, predictive CFR+, PDCFR+, hyperparameter schedules and other discount weights were
+    tried on a three-round game: none converged several times faster;
+    ``docs/exploitability.md``.)
 
     Strategies are kept per decision point: a betting node ``(round, stage, node)`` or an
     exchange decision ``(round, stage, "x0" | "x1k" | "x1d")`` (the first player's; the
