@@ -4,11 +4,14 @@ Each ```python block runs alone in a fresh interpreter (in an empty folder, unde
 Each ```sh block runs command by command in one fresh folder: a command listed in ``SMALL``
 runs for real with the small sizes given there; any other runs with ``--help`` appended, so its
 program and every flag before it are still checked (argparse converts each value as it reads it).
-``make`` and ``pip`` lines are the set-up, which CI runs itself.
+``make`` and ``pip`` lines are the set-up, which CI runs itself. A small command with ``--ray``
+runs in this process, on the tests' one local Ray (the ``ray_cluster`` fixture): in a process of
+its own each would start a Ray of its own, some fifteen seconds apiece.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shlex
@@ -152,7 +155,9 @@ def _small(command: str) -> str | None:
     for prefix in sorted(SMALL, key=len, reverse=True):
         if rest.startswith(prefix):
             for old, new in SMALL[prefix]:
-                command = command.replace(old, new)
+                # a whole value only: "--hands 20000" is no part of "--hands 200000"
+                end = "" if old.endswith(" ") else r"(?!\S)"
+                command = re.sub(re.escape(old) + end, lambda _, new=new: new, command)
             return command
     return None
 
@@ -189,11 +194,28 @@ def test_python_block_runs(where, code, tmp_path):
     assert done.returncode == 0, f"{where}:\n{done.stderr[-3000:]}"
 
 
+def _run_on_the_tests_ray(command: str, folder: Path, request, monkeypatch) -> int | None:
+    """Run ``python -m MODULE ARGS`` as ``MODULE.main(ARGS)`` in ``folder``, on the Ray of the
+    ``ray_cluster`` fixture (``--ray`` without an address uses the Ray already connected)."""
+    request.getfixturevalue("ray_cluster")
+    words = _program(command)
+    assert words[1] == "-m", f"not a python -m command: {command}"
+    monkeypatch.chdir(folder)
+    try:
+        return importlib.import_module(words[2]).main(words[3:])
+    except SystemExit as stop:
+        return stop.code
+
+
 @pytest.mark.parametrize("where,block", [pytest.param(*b, id=b[0]) for b in _blocks("sh")])
-def test_sh_block_runs(where, block, tmp_path):
+def test_sh_block_runs(where, block, tmp_path, request, monkeypatch):
     _set_up(where, block, tmp_path)
     for command in _commands(block):
         small = _small(command)
+        if small and "--ray" in shlex.split(small):
+            code = _run_on_the_tests_ray(small, tmp_path, request, monkeypatch)
+            assert code in (0, None), f"{where}: {small} exited with {code}"
+            continue
         argv = _program(small) if small else [*_program(command), "--help"]
         done = subprocess.run(
             argv,
