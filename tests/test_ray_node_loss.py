@@ -22,8 +22,22 @@ SCRIPT = textwrap.dedent(
 
     import ray
 
+    # the lost node is found dead after 3 missed health checks a second apart, not Ray's
+    # default of 5 three seconds apart: the same recovery, some 10 seconds sooner (a 2-second
+    # timeout, so a node slow to answer on a busy machine is not taken for dead)
+    health_checks = {
+        "health_check_initial_delay_ms": 0,
+        "health_check_period_ms": 1000,
+        "health_check_timeout_ms": 2000,
+        "health_check_failure_threshold": 3,
+    }
     cluster = Cluster(
-        initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False}
+        initialize_head=True,
+        head_node_args={
+            "num_cpus": 0,
+            "include_dashboard": False,
+            "_system_config": health_checks,
+        },
     )
     for _ in range(2):
         cluster.add_node(num_cpus=1)
