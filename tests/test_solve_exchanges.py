@@ -180,18 +180,22 @@ def _register_openspiel(pyspiel, cards, rounds):
     return register_game(pyspiel, name, State, info_string, max(len(hands), 45), 50.0, 40)
 
 
-def _to_openspiel(spiel_game, game: ExchangeGame, strategy):
-    """Our strategy as an OpenSpiel TabularPolicy over the independent game's info states."""
+def _to_openspiel(spiel_game, game: ExchangeGame, strategies: list) -> list:
+    """Our strategies as OpenSpiel TabularPolicies over the independent game's info states
+    (OpenSpiel walks its whole tree to list them: once, for all the strategies)."""
+    import copy
+
     from open_spiel.python import policy as policy_lib
 
-    tabular = policy_lib.TabularPolicy(spiel_game)
+    template = policy_lib.TabularPolicy(spiel_game)
+    tabulars = [copy.copy(template) for _ in strategies]
     state_index = {}
     for stage in game.stages:
         for p in (0, 1):
             for i, key in enumerate(stage.state_keys[p].tolist()):
                 state_index[(stage.index, p, tuple(key))] = i
     by_history = [{n.history: i for i, n in enumerate(tree)} for tree in game.trees]
-    for info, row in tabular.state_lookup.items():
+    for info, row in template.state_lookup.items():
         player, initial, log, public, betting, first_discarded = ast.literal_eval(info)
         stage = game.root
         line = 0
@@ -204,16 +208,16 @@ def _to_openspiel(spiel_game, game: ExchangeGame, strategy):
         key = tuple(initial) + tuple(x for pair in log for x in pair)
         state = state_index[(stage.index, player, key)]
         r = len(betting) - 1
-        probabilities = np.zeros(spiel_game.num_distinct_actions())
         if len(public) < r:  # an exchange decision, after round r - 1
             point = "x0" if player == 0 else ("x1d" if first_discarded else "x1k")
-            probabilities[:4] = strategy[(r - 1, stage.index, point)][line, state]
+            decision, actions = (r - 1, stage.index, point), [0, 1, 2, 3]
         else:
             node = by_history[r][_ours(betting[-1])]
-            actions = game.trees[r][node].actions
-            probabilities[list(actions)] = strategy[(r, stage.index, node)][line, state]
-        tabular.action_probability_array[row] = probabilities
-    return tabular
+            decision, actions = (r, stage.index, node), list(game.trees[r][node].actions)
+        for tabular, strategy in zip(tabulars, strategies, strict=True):
+            tabular.action_probability_array[row] = 0.0
+            tabular.action_probability_array[row, actions] = strategy[decision][line, state]
+    return tabulars
 
 
 def _ours(betting: str) -> str:
@@ -249,8 +253,9 @@ def test_values_and_exploitability_agree_with_openspiel(openspiel_tiny, tiny_gam
     random = {
         key: rng.dirichlet(np.ones(v.shape[-1]), v.shape[:-1]) for key, v in tiny_solution.items()
     }
-    for name, strategy in [("random", random), ("solved", tiny_solution)]:
-        tabular = _to_openspiel(openspiel_tiny, tiny_game, strategy)
+    strategies = {"random": random, "solved": tiny_solution}
+    tabulars = _to_openspiel(openspiel_tiny, tiny_game, list(strategies.values()))
+    for (name, strategy), tabular in zip(strategies.items(), tabulars, strict=True):
         value = expected_game_score.policy_value(openspiel_tiny.new_initial_state(), [tabular] * 2)
         assert profile_value(tiny_game, strategy) == pytest.approx(value[0], abs=1e-9), name
         if name == "random":  # OpenSpiel's best responses walk the whole tree: once is enough
