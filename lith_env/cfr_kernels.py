@@ -7,7 +7,8 @@ fold sums of ``lith_env.solve_factored`` (opponent reach merged into classes, cu
 group order and read at the positions a sparse matrix names, one reach vector per thread at a
 time, without ever holding the cumulative sums of all vectors), and the whole last betting
 round of a joint build (``last_round``: reach down the tree, terminal sums, values and
-updates back up, each betting line and private state touched once a node). Arrays are
+updates back up, each betting line and private state touched once a node, states with the
+same opponents and weights walked once for all). Arrays are
 float64 and C-ordered; callers pass them so (``np.ascontiguousarray``).
 """
 
@@ -166,6 +167,8 @@ def last_round(
     sums: np.ndarray,
     choices: np.ndarray,
     pairs: tuple,
+    first: np.ndarray,
+    opp_first: np.ndarray,
     positive: float,
     negative: float,
     weight: float,
@@ -179,6 +182,16 @@ def last_round(
     total, net), my states x the opponent's as CSR with two data arrays, for folds and
     showdowns), my reach down the tree and the values back up it. Opponent states the line
     does not reach are skipped: once strategies settle, most are.
+
+    ``first`` (my states,) and ``opp_first`` (the opponent's) name for each state the first
+    state with the same row of ``pairs`` (``solve_exchanges.row_classes``): the same
+    counterfactual values whatever the opponent plays, so, in ``CFR`` mode, the same regrets
+    at every iteration. Only first states are walked; the others take their first's values
+    (and a best response's choices), and in ``CFR`` mode their regrets are neither read
+    nor written: the strategy of a state is the regret matching of its first's regrets, and
+    only its sums are its own (:func:`_member_sums`). ``EVAL``, where each state plays a
+    strategy of its own, needs every state its own first (``np.arange``), and so does the
+    opponent outside ``CFR`` (``opp_first`` is then not read).
 
     ``mode``: ``EVAL`` plays ``strategy``; ``BEST_RESPONSE`` maximizes at my decisions and
     writes the argmax into ``choices`` (my decisions, lines, my states); ``CFR`` plays both
@@ -213,7 +226,8 @@ def last_round(
         for line in range(thread, lines, threads):
             _last_round_line(
                 mode, me, line, base, opp, own, tree, offset, (strategy, regret, sums),
-                choices, pairs, (positive, negative, weight), scratch, values,
+                choices, pairs, (first, opp_first), (positive, negative, weight), scratch,
+                values,
             )  # fmt: skip
     return values
 
@@ -243,19 +257,19 @@ def _last_round_line(
     arrays,
     choices,
     pairs,
+    firsts,
     weights,
     scratch,
     values,
 ) -> None:  # pragma: no cover - compiled
     """:func:`last_round` for one betting line, in the given scratch arrays."""
-    player, children, width, column, num_folds, chips, sign, mine = tree
-    strategy, regret, sums = arrays
-    indptr, indices, total, net = pairs
-    positive, negative, weight = weights
-    at, reach, summed, own_reach, value, probs, q = scratch
-    opp_states, terminals = at.shape
-    my_states = values.shape[1]
+    first, opp_first = firsts
+    player, children, width, column = tree[:4]
+    strategy, regret = arrays[:2]
+    at, reach = scratch[:2]
+    opp_states = at.shape[0]
     nodes = len(player)
+    probs = scratch[5]
     p_row = probs[0]
     for b in range(opp_states):
         reach[0] = opp[line, b]
@@ -268,86 +282,165 @@ def _last_round_line(
             elif p == me:
                 for k in range(width[n]):
                     reach[children[n, k]] = reach[n]
-            else:
-                row = offset[n] + (line * opp_states + b) * width[n]
+            else:  # CFR plays the regrets of b's first state: only those are kept
+                source = opp_first[b] if mode == CFR else b
+                row = offset[n] + (line * opp_states + source) * width[n]
                 _policy(mode, strategy, regret, row, width[n], p_row)
                 for k in range(width[n]):
                     reach[children[n, k]] = reach[n] * p_row[k]
-    for a in range(my_states):
-        summed[:] = 0.0
-        live = False
-        for e in range(indptr[a], indptr[a + 1]):
-            b, w = indices[e], total[e]
-            if opp[line, b] == 0.0:  # nothing to add
-                continue
-            live = True
-            for t in range(num_folds):
-                summed[t] += w * at[b, t]
-            w = net[e]
-            for t in range(num_folds, terminals):
-                summed[t] += w * at[b, t]
-        if not live and (mode != CFR or own[line, a] == 0.0):
-            # No opponent state here: every value is 0, so an update only discounts regrets
-            # (and, unreached, leaves the sums alone).
-            for k in range(3):
-                q[k, 0] = 0.0
+    if mode == CFR:  # the others' sums, while their firsts' regrets are this iteration's
+        for a in range(len(first)):
+            if first[a] != a and own[line, a] != 0.0:
+                _member_sums(me, line, first[a], a, own, tree, offset, arrays, weights, scratch)
+    for a in range(len(first)):  # a state's first comes before it
+        f = first[a]
+        if f == a:
+            _walk_state(
+                mode, me, line, a, base, opp, own, tree, offset, arrays, choices, pairs,
+                weights, scratch, values,
+            )  # fmt: skip
+            continue
+        values[line, a] = values[line, f]
+        if mode == BEST_RESPONSE:
             for n in range(nodes):
                 if player[n] == me:
-                    if mode == CFR:
-                        row = offset[n] + (line * my_states + a) * width[n]
-                        _accumulate(
-                            regret, sums, row, width[n], q, 0, 0.0, probs[n], 0, 0.0,
-                            positive, negative, weight,
-                        )  # fmt: skip
-                    elif mode == BEST_RESPONSE:
-                        choices[mine[n], line, a] = 0  # all tie: the first, as below
-            values[line, a] = 0.0
+                    mine = tree[7][n]
+                    choices[mine, line, a] = choices[mine, line, f]
+
+
+@njit(inline="always", cache=True)
+def _walk_state(
+    mode,
+    me,
+    line,
+    a,
+    base,
+    opp,
+    own,
+    tree,
+    offset,
+    arrays,
+    choices,
+    pairs,
+    weights,
+    scratch,
+    values,
+) -> None:  # pragma: no cover - compiled
+    """:func:`_last_round_line` for my state ``a``: its fold and showdown sums over the
+    opponent's reach at the terminals (``scratch``'s ``at``), my reach down the tree and the
+    values (and, in ``CFR`` mode, the update) back up it."""
+    player, children, width, column, num_folds, chips, sign, mine = tree
+    strategy, regret, sums = arrays
+    indptr, indices, total, net = pairs
+    positive, negative, weight = weights
+    at, _, summed, own_reach, value, probs, q = scratch
+    terminals = at.shape[1]
+    my_states = values.shape[1]
+    nodes = len(player)
+    summed[:] = 0.0
+    live = False
+    for e in range(indptr[a], indptr[a + 1]):
+        b, w = indices[e], total[e]
+        if opp[line, b] == 0.0:  # nothing to add
             continue
-        if mode == CFR:  # my strategy and my reach down the tree
-            own_reach[0] = own[line, a]
-            for n in range(nodes):
-                p = player[n]
-                if p == me:
+        live = True
+        for t in range(num_folds):
+            summed[t] += w * at[b, t]
+        w = net[e]
+        for t in range(num_folds, terminals):
+            summed[t] += w * at[b, t]
+    if not live and (mode != CFR or own[line, a] == 0.0):
+        # No opponent state here: every value is 0, so an update only discounts regrets
+        # (and, unreached, leaves the sums alone).
+        for k in range(3):
+            q[k, 0] = 0.0
+        for n in range(nodes):
+            if player[n] == me:
+                if mode == CFR:
                     row = offset[n] + (line * my_states + a) * width[n]
-                    _match_row(regret, row, width[n], probs[n], 0)
-                    for k in range(width[n]):
-                        own_reach[children[n, k]] = own_reach[n] * probs[n, k]
-                elif p >= 0:
-                    for k in range(width[n]):
-                        own_reach[children[n, k]] = own_reach[n]
-        for n in range(nodes - 1, -1, -1):
+                    _accumulate(
+                        regret, sums, row, width[n], q, 0, 0.0, probs[n], 0, 0.0,
+                        positive, negative, weight,
+                    )  # fmt: skip
+                elif mode == BEST_RESPONSE:
+                    choices[mine[n], line, a] = 0  # all tie: the first, as below
+        values[line, a] = 0.0
+        return
+    if mode == CFR:  # my strategy and my reach down the tree
+        own_reach[0] = own[line, a]
+        for n in range(nodes):
             p = player[n]
-            if p < 0:
-                t = column[n]
-                value[n] = sign[t] * (base[line] + chips[t]) * summed[t]
-            elif p != me:
-                v = 0.0
-                for k in range(width[n]):
-                    v += value[children[n, k]]
-                value[n] = v
-            elif mode == BEST_RESPONSE:
-                best, v = 0, value[children[n, 0]]
-                for k in range(1, width[n]):
-                    if value[children[n, k]] > v:
-                        best, v = k, value[children[n, k]]
-                choices[mine[n], line, a] = best
-                value[n] = v
-            elif mode == EVAL:
+            if p == me:
                 row = offset[n] + (line * my_states + a) * width[n]
-                v = 0.0
+                _match_row(regret, row, width[n], probs[n], 0)
                 for k in range(width[n]):
-                    v += value[children[n, k]] * strategy[row + k]
-                value[n] = v
-            else:
-                v = 0.0
+                    own_reach[children[n, k]] = own_reach[n] * probs[n, k]
+            elif p >= 0:
                 for k in range(width[n]):
-                    v += value[children[n, k]] * probs[n, k]
-                value[n] = v
-                row = offset[n] + (line * my_states + a) * width[n]
+                    own_reach[children[n, k]] = own_reach[n]
+    for n in range(nodes - 1, -1, -1):
+        p = player[n]
+        if p < 0:
+            t = column[n]
+            value[n] = sign[t] * (base[line] + chips[t]) * summed[t]
+        elif p != me:
+            v = 0.0
+            for k in range(width[n]):
+                v += value[children[n, k]]
+            value[n] = v
+        elif mode == BEST_RESPONSE:
+            best, v = 0, value[children[n, 0]]
+            for k in range(1, width[n]):
+                if value[children[n, k]] > v:
+                    best, v = k, value[children[n, k]]
+            choices[mine[n], line, a] = best
+            value[n] = v
+        elif mode == EVAL:
+            row = offset[n] + (line * my_states + a) * width[n]
+            v = 0.0
+            for k in range(width[n]):
+                v += value[children[n, k]] * strategy[row + k]
+            value[n] = v
+        else:
+            v = 0.0
+            for k in range(width[n]):
+                v += value[children[n, k]] * probs[n, k]
+            value[n] = v
+            row = offset[n] + (line * my_states + a) * width[n]
+            for k in range(width[n]):
+                q[k, 0] = value[children[n, k]]
+            _accumulate(
+                regret, sums, row, width[n], q, 0, v, probs[n], 0, own_reach[n],
+                positive, negative, weight,
+            )  # fmt: skip
+    values[line, a] = value[0]
+
+
+@njit(inline="always", cache=True)
+def _member_sums(
+    me, line, f, a, own, tree, offset, arrays, weights, scratch
+) -> None:  # pragma: no cover - compiled
+    """The strategy sums of my state ``a`` on ``line``, whose class's first state is ``f``: it
+    plays ``f``'s strategy (the regret matching of ``f``'s regrets, not yet updated), weighted
+    by its own reach, as :func:`_accumulate` would add them."""
+    player, children, width = tree[:3]
+    regret, sums = arrays[1:]
+    weight = weights[2]
+    own_reach, probs = scratch[3], scratch[5]
+    my_states = own.shape[1]
+    own_reach[0] = own[line, a]
+    for n in range(len(player)):
+        p = player[n]
+        if p == me:
+            block = offset[n] + line * my_states * width[n]
+            _match_row(regret, block + f * width[n], width[n], probs[n], 0)
+            if own_reach[n] != 0.0:
+                w = weight * own_reach[n]
+                row = block + a * width[n]
                 for k in range(width[n]):
-                    q[k, 0] = value[children[n, k]]
-                _accumulate(
-                    regret, sums, row, width[n], q, 0, v, probs[n], 0, own_reach[n],
-                    positive, negative, weight,
-                )  # fmt: skip
-        values[line, a] = value[0]
+                    sums[row + k] += w * probs[n, k]
+            for k in range(width[n]):
+                own_reach[children[n, k]] = own_reach[n] * probs[n, k]
+        elif p >= 0:
+            for k in range(width[n]):
+                own_reach[children[n, k]] = own_reach[n]

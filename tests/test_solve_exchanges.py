@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from lith_env.solve_exchanges import (
     deciding_player,
     exploitability,
     profile_value,
+    row_classes,
 )
 from tests.openspiel_helpers import hand_state_class, register_game
 
@@ -500,6 +502,7 @@ def test_compiled_last_round_is_the_numpy_walk(config):
     assert last <= solvers[1]._strategies.keys()
     for solver in solvers:
         solver.iterate(3)
+    solvers[0].fill_classes()  # the compiled round keeps only each class's first's regrets
     for key in solvers[0].regrets:
         np.testing.assert_allclose(solvers[0].regrets[key], solvers[1].regrets[key], atol=1e-12)
         np.testing.assert_allclose(solvers[0].sums[key], solvers[1].sums[key], atol=1e-12)
@@ -511,6 +514,41 @@ def test_compiled_last_round_is_the_numpy_walk(config):
         assert chosen[0].keys() == chosen[1].keys()
         for key in chosen[0]:
             np.testing.assert_array_equal(chosen[0][key], chosen[1][key])
+
+
+def test_states_with_the_same_opponents_and_weights_are_one_class():
+    """``row_classes``: a last stage's states with identical rows of ``pairs`` (which the
+    compiled round walks once) and no others share a first state, which is the class's
+    earliest; on three rounds the states of a player who drew twice shrink most."""
+    game = ExchangeGame(LithConfig(rounds=3, cards=(0, 5, 9, 14, 20, 26, 31, 38), max_raises=1))
+    shrunk = {}
+    for stage in game.stages:
+        if stage.pairs[0] is None:
+            continue
+        for p in (0, 1):
+            indptr, indices, total, net = stage.pairs[p]
+            first = stage.classes[p]
+            rows = [
+                (indices[i:j].tolist(), total[i:j].tolist(), net[i:j].tolist())
+                for i, j in itertools.pairwise(indptr)
+            ]
+            for a, f in enumerate(first):
+                assert f <= a and first[f] == f and rows[f] == rows[a]
+            firsts = np.unique(first)
+            assert len({repr(rows[f]) for f in firsts}) == len(firsts)  # none merged wrongly
+            shrunk[(stage.patterns, p)] = (len(first), len(firsts))
+    # Drawing twice on eight cards: 56 hands x (3 cards to give x 5 to get) x (3 x 4) states.
+    # The two drawn cards were the last two in the deck, so the opponent holds exactly the
+    # three cards this player never held: a state's row is one opponent hand, and its class
+    # is at most its five cards held and its showdown result (win, tie or loss).
+    states, classes = shrunk[(("draw0", "draw0"), 0)]
+    assert states == 56 * 15 * 12 and classes <= math.comb(8, 5) * 3
+    assert shrunk[(("swap", "swap"), 0)][0] == shrunk[(("swap", "swap"), 0)][1]
+    # a tiny hand-made case: rows 0 and 2 alike, row 1 differs only in a weight
+    indptr = np.array([0, 2, 4, 6])
+    indices = np.array([3, 5, 3, 5, 3, 5])
+    total = np.array([1.0, 2.0, 1.0, 2.5, 1.0, 2.0])
+    np.testing.assert_array_equal(row_classes(indptr, indices, total, -total), [0, 1, 0])
 
 
 def test_a_strategy_of_the_wrong_shape_is_refused(tiny_game, tiny_solution):
