@@ -29,16 +29,10 @@ import numba
 import numpy as np
 from scipy import sparse
 
-from lith_env.cfr_kernels import (
-    BEST_RESPONSE,
-    CFR,
-    EVAL,
-    discounted_update,
-    last_round,
-    regret_matching,
-)
+from lith_env.cfr_kernels import discounted_update, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
+from lith_env.last_round import BEST_RESPONSE, CFR, EVAL, last_round
 from lith_env.solve import (
     ALPHA,
     BETA,
@@ -772,7 +766,7 @@ class _Walk:
         self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
     ) -> np.ndarray:
         """:meth:`round` for the last round of a joint build, in one compiled pass
-        (``lith_env.cfr_kernels.last_round``)."""
+        (``lith_env.last_round``)."""
         me, lines = self.player, len(base)
         tree = self.game.compiled_trees[r, me]
         keys = [(r, stage.index, n) for n in tree.decisions]
@@ -858,7 +852,7 @@ class _Walk:
 
 @dataclass
 class _CompiledTree:
-    """A betting tree as arrays for ``lith_env.cfr_kernels.last_round``, seen by one player:
+    """A betting tree as arrays for ``lith_env.last_round``, seen by one player:
     ``arrays`` is the kernel's ``tree`` argument, ``decisions`` the decision nodes in tree
     order."""
 

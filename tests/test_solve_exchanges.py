@@ -489,7 +489,7 @@ def test_factored_build_measures_strategies_as_the_joint_build(config):
     ids=["two-rounds", "demon", "three-rounds"],
 )
 def test_compiled_last_round_is_the_numpy_walk(config):
-    """The last betting round runs compiled on a joint build (``cfr_kernels.last_round``);
+    """The last betting round runs compiled on a joint build (``lith_env.last_round``);
     without it the walk goes through numpy and scipy. Both update the same regrets and sums,
     and find the same values and best responses. The compiled round plays the regret
     matching of the regrets as it goes, storing no current strategy."""
