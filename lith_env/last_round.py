@@ -4,6 +4,11 @@ For each betting line: the opponent's reach carried down the tree to every termi
 for each of my private states, its fold and showdown sums over the consistent opponent
 states, and the walk of the tree for that state (:func:`walk`): my reach down, the values
 and, in CFR, the discounted-CFR update back up. Every line and state is touched once a node.
+
+:func:`walk` here reads the tree from arrays (node kinds, child indices, widths).
+``lith_env.tree_walks`` writes, for one tree, this module again with :func:`walk` as
+straight-line code for that tree, which is several times faster; the solver runs that one,
+and this one is its reference (``tests/test_tree_walks.py``).
 """
 
 from __future__ import annotations

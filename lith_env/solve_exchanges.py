@@ -32,7 +32,8 @@ from scipy import sparse
 from lith_env.cfr_kernels import discounted_update, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_env.last_round import BEST_RESPONSE, CFR, EVAL, last_round
+from lith_env.last_round import BEST_RESPONSE, CFR, EVAL
+from lith_env.last_round import last_round as generic_last_round
 from lith_env.solve import (
     ALPHA,
     BETA,
@@ -42,6 +43,7 @@ from lith_env.solve import (
     dcfr_weights,
     normalized,
 )
+from lith_env.tree_walks import last_round_for
 
 __all__ = [
     "ExchangeGame",
@@ -766,7 +768,8 @@ class _Walk:
         self, r: int, stage: Stage, base: np.ndarray, opp: np.ndarray, own: np.ndarray
     ) -> np.ndarray:
         """:meth:`round` for the last round of a joint build, in one compiled pass
-        (``lith_env.last_round``)."""
+        (``lith_env.last_round``, its walk written out for the tree by
+        ``lith_env.tree_walks``)."""
         me, lines = self.player, len(base)
         tree = self.game.compiled_trees[r, me]
         keys = [(r, stage.index, n) for n in tree.decisions]
@@ -801,7 +804,7 @@ class _Walk:
         first, opp_first = stage.classes[me], stage.classes[1 - me]
         if self.mode == "eval":
             first = np.arange(stage.num_states[me])
-        values = last_round(
+        values = tree.kernel()(
             {"eval": EVAL, "cfr": CFR, "br": BEST_RESPONSE}[self.mode], me,
             np.asarray(base, dtype=np.float64),
             np.ascontiguousarray(opp, dtype=np.float64),
@@ -852,12 +855,21 @@ class _Walk:
 
 @dataclass
 class _CompiledTree:
-    """A betting tree as arrays for ``lith_env.last_round``, seen by one player:
+    """A betting tree as arrays for ``lith_env.last_round``, seen by player ``me``:
     ``arrays`` is the kernel's ``tree`` argument, ``decisions`` the decision nodes in tree
     order."""
 
     arrays: tuple
     decisions: list[int]
+    me: int
+    generic: bool = False  # run lith_env.last_round's own walk, not one written for the tree
+
+    def kernel(self) -> Any:
+        """The compiled last round for this tree: ``lith_env.tree_walks``'s, its walk written
+        out for the tree (the generic one of ``lith_env.last_round`` if ``generic``)."""
+        if self.generic:
+            return generic_last_round
+        return last_round_for(self.arrays, self.me)
 
     @property
     def players(self) -> list[int]:
@@ -897,7 +909,7 @@ def _compiled_tree(tree: list, me: int) -> _CompiledTree:
         player, children, width, column, len(folds), np.array(chips, dtype=np.float64),
         np.array(sign), mine,
     )  # fmt: skip
-    return _CompiledTree(arrays, decisions)
+    return _CompiledTree(arrays, decisions, me)
 
 
 def _compiled(game: ExchangeGame, key: tuple) -> bool:
