@@ -863,13 +863,16 @@ class _CompiledTree:
     decisions: list[int]
     me: int
     generic: bool = False  # run lith_env.last_round's own walk, not one written for the tree
+    _written: Any = field(default=None, repr=False, compare=False)
 
     def kernel(self) -> Any:
         """The compiled last round for this tree: ``lith_env.tree_walks``'s, its walk written
         out for the tree (the generic one of ``lith_env.last_round`` if ``generic``)."""
         if self.generic:
             return generic_last_round
-        return last_round_for(self.arrays, self.me)
+        if self._written is None:  # generating the source again costs 0.4 ms a call
+            self._written = last_round_for(self.arrays, self.me)
+        return self._written
 
     @property
     def players(self) -> list[int]:
