@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["discounted_update", "factored_sums", "regret_matching"]
+__all__ = ["discounted_update", "factored_sums", "moved_reach", "regret_matching"]
 
 
 @njit(inline="always", cache=True)
@@ -145,4 +145,22 @@ def factored_sums(
             for e in range(indptr[m], indptr[m + 1]):
                 total += data[e] * prefix[indices[e]]
             out[j, m] = total
+    return out
+
+
+@njit(parallel=True, cache=True)
+def moved_reach(
+    reach: np.ndarray, parent: np.ndarray, action: np.ndarray, probs: np.ndarray
+) -> np.ndarray:  # pragma: no cover - compiled
+    """``reach[:, parent] * probs[:, parent, action]`` in one pass (lines in parallel): each
+    child state's reach (lines, children) from its parent state's (lines, parents) times the
+    probability (lines, parents, actions) of the action that led to it. An empty ``probs``
+    (lines, parents, 0) multiplies by nothing: ``reach[:, parent]``."""
+    lines, children = reach.shape[0], len(parent)
+    out = np.empty((lines, children))
+    plain = probs.shape[2] == 0
+    for line in prange(lines):
+        for s in range(children):
+            q = parent[s]
+            out[line, s] = reach[line, q] if plain else reach[line, q] * probs[line, q, action[s]]
     return out

@@ -29,7 +29,7 @@ import numba
 import numpy as np
 from scipy import sparse
 
-from lith_env.cfr_kernels import discounted_update, regret_matching
+from lith_env.cfr_kernels import discounted_update, moved_reach, regret_matching
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.last_round import BEST_RESPONSE, CFR, EVAL
@@ -798,7 +798,6 @@ class _Walk:
         offset[tree.decisions] = offsets
         mine = sum(p == me for p in tree.players) if self.mode == "br" else 0
         choices = np.zeros((mine, lines, stage.num_states[me]), dtype=np.int64)
-        # Evaluating, each state plays its own strategy: no two share their values.
         # Evaluating, each state plays its own strategy: no two share their values. The
         # opponent's classes are read only by the regret update.
         first, opp_first = stage.classes[me], stage.classes[1 - me]
@@ -993,11 +992,9 @@ def _moved(reach: np.ndarray, child: Stage, p: int, probs: np.ndarray | None) ->
     """Player ``p``'s reach (lines, states) carried into ``child``: each child state takes its
     parent state's reach, times the probability of the exchange action that led there (none
     for a best responder)."""
-    parent, action = child.parents[p], child.actions[p]
-    out = reach[:, parent]
-    if probs is not None:
-        out = out * probs[:, parent, action]
-    return out
+    if probs is None:
+        probs = np.empty((0, 0, 0))
+    return moved_reach(reach, child.parents[p], child.actions[p], probs)
 
 
 def _apply(matrix: Any, reach: np.ndarray) -> np.ndarray:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from lith_env.cfr_kernels import discounted_update, factored_sums, regret_matching
+from lith_env.cfr_kernels import discounted_update, factored_sums, moved_reach, regret_matching
 from lith_env.solve import dcfr_weights, normalized
 
 
@@ -89,3 +89,17 @@ def test_factored_sums_is_matrix_times_prefix_of_merged_reach():
         matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64), matrix.data,
     )  # fmt: skip
     np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_moved_reach_is_the_numpy_gather():
+    """A child stage's reach: each child state takes its parent's, times the probability of
+    the exchange action that led to it, or not (a best responder's own reach)."""
+    rng = np.random.default_rng(3)
+    reach, probs = rng.random((5, 40)), rng.dirichlet(np.ones(4), (5, 40))
+    parent, action = np.sort(rng.integers(0, 40, 150)), rng.integers(0, 4, 150)
+    np.testing.assert_array_equal(
+        moved_reach(reach, parent, action, probs), reach[:, parent] * probs[:, parent, action]
+    )
+    np.testing.assert_array_equal(
+        moved_reach(reach, parent, action, np.empty((0, 0, 0))), reach[:, parent]
+    )
