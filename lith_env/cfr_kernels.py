@@ -15,7 +15,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["discounted_update", "factored_sums", "moved_reach", "regret_matching"]
+__all__ = [
+    "discounted_update",
+    "factored_sums",
+    "moved_reach",
+    "regret_matching",
+    "summed_into_parents",
+]
 
 
 @njit(inline="always", cache=True)
@@ -163,4 +169,19 @@ def moved_reach(
         for s in range(children):
             q = parent[s]
             out[line, s] = reach[line, q] if plain else reach[line, q] * probs[line, q, action[s]]
+    return out
+
+
+@njit(parallel=True, cache=True)
+def summed_into_parents(
+    values: np.ndarray, parent: np.ndarray, action: np.ndarray, parents: int
+) -> np.ndarray:  # pragma: no cover - compiled
+    """The inverse of :func:`moved_reach`: child states' ``values`` (lines, children) summed
+    into their parent state and action, (lines, parents * 4), children in order (lines in
+    parallel)."""
+    lines, children = values.shape
+    out = np.zeros((lines, parents * 4))
+    for line in prange(lines):
+        for s in range(children):
+            out[line, parent[s] * 4 + action[s]] += values[line, s]
     return out

@@ -29,7 +29,12 @@ import numba
 import numpy as np
 from scipy import sparse
 
-from lith_env.cfr_kernels import discounted_update, moved_reach, regret_matching
+from lith_env.cfr_kernels import (
+    discounted_update,
+    moved_reach,
+    regret_matching,
+    summed_into_parents,
+)
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_env.last_round import BEST_RESPONSE, CFR, EVAL
@@ -107,9 +112,6 @@ class Stage:
     # A state's own cards (p's hand, sorted): what its player sees.
     state_hands: tuple[np.ndarray, np.ndarray] | None = None
     state_keys: tuple[np.ndarray, np.ndarray] | None = None
-    # Per player: (parent states x 4 actions) x states, 1 where a state comes from that
-    # parent state and action: sums a child's values into its parent decision's actions.
-    gather: tuple[Any, Any] = (None, None)
     # Per player at a last stage of a joint build: ``total`` and ``net`` as one CSR pattern,
     # (indptr, indices, total's data, net's data), for the compiled last round.
     pairs: tuple[Any, Any] = (None, None)
@@ -212,19 +214,6 @@ class ExchangeGame:
             drew = pattern in ("draw0", "draw1")
             chance = stage.chance / top if drew else stage.chance
             child = self._factored_stage((*stage.patterns, pattern), children, chance)
-            child.gather = tuple(
-                sparse.csr_matrix(
-                    (
-                        np.ones(len(children[p])),
-                        (
-                            children[p].parents * 4 + children[p].actions,
-                            np.arange(len(children[p])),
-                        ),
-                    ),
-                    shape=(stage.num_states[p] * 4, len(children[p])),
-                )
-                for p in (0, 1)
-            )  # type: ignore[assignment]
             stage.children[pattern] = child
             self._expand_factored(child, children, draws + drew)
 
@@ -335,13 +324,6 @@ class ExchangeGame:
         )
         child.state_hands = (state_hands[0], state_hands[1])
         child.state_keys = (state_keys[0], state_keys[1])
-        child.gather = tuple(
-            sparse.csr_matrix(
-                (np.ones(counts[p]), (parents[p] * 4 + actions[p], np.arange(counts[p]))),
-                shape=(stage.num_states[p] * 4, counts[p]),
-            )
-            for p in (0, 1)
-        )  # type: ignore[assignment]
         return child
 
     @property
@@ -841,7 +823,9 @@ class _Walk:
             # My child states' values, summed into (parent state, action) of my decision.
             key = who_keys[me]
             lines, states = len(base), stage.num_states[me]
-            summed = _apply(child.gather[me], values)  # (lines, states * 4)
+            summed = summed_into_parents(
+                values, child.parents[me], child.actions[me], stage.num_states[me]
+            )  # (lines, states * 4)
             if key in per_action:
                 per_action[key] += summed.reshape(lines, states, 4)
             else:

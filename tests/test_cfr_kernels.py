@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from lith_env.cfr_kernels import discounted_update, factored_sums, moved_reach, regret_matching
+from lith_env.cfr_kernels import (
+    discounted_update,
+    factored_sums,
+    moved_reach,
+    regret_matching,
+    summed_into_parents,
+)
 from lith_env.solve import dcfr_weights, normalized
 
 
@@ -103,3 +109,17 @@ def test_moved_reach_is_the_numpy_gather():
     np.testing.assert_array_equal(
         moved_reach(reach, parent, action, np.empty((0, 0, 0))), reach[:, parent]
     )
+
+
+def test_summed_into_parents_is_the_sparse_gather():
+    """Child states' values summed into their parent's (state, action): the sparse product
+    it replaces, to the bit (children added in the same order)."""
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=(5, 150))
+    parent, action = np.sort(rng.integers(0, 40, 150)), rng.integers(0, 4, 150)
+    gather = sparse.csr_matrix(
+        (np.ones(150), (parent * 4 + action, np.arange(150))), shape=(40 * 4, 150)
+    )
+    summed = summed_into_parents(values, parent, action, 40)
+    np.testing.assert_array_equal(summed, (gather @ values.T).T)
+    assert summed.shape == (5, 160)
