@@ -150,6 +150,11 @@ def _last_round_line(
                     me, line, first[a], a, own[line, a], tree, offset, arrays, weights, scratch,
                     my_states,
                 )  # fmt: skip
+    if mode == CFR:
+        cfr_walks(
+            me, line, base, opp, own, tree, offset, arrays, choices, pairs, first, weights,
+            scratch, values,
+        )  # fmt: skip
     for a in range(my_states):  # a state's first comes before it
         f = first[a]
         if f != a:
@@ -159,11 +164,39 @@ def _last_round_line(
                     if player[n] == me:
                         mine = tree[7][n]
                         choices[mine, line, a] = choices[mine, line, f]
-            continue
-        walk_state(
-            mode, me, line, a, base, opp, own, tree, offset, arrays, choices, pairs, weights,
-            scratch, values,
-        )  # fmt: skip
+        elif mode != CFR:
+            walk_state(
+                mode, me, line, a, base, opp, own, tree, offset, arrays, choices, pairs,
+                weights, scratch, values,
+            )  # fmt: skip
+
+
+@njit(cache=True)
+def cfr_walks(
+    me,
+    line,
+    base,
+    opp,
+    own,
+    tree,
+    offset,
+    arrays,
+    choices,
+    pairs,
+    first,
+    weights,
+    scratch,
+    values,
+) -> None:  # pragma: no cover - compiled
+    """In ``CFR`` mode, :func:`walk_state` for each first state of a class on ``line``, one
+    after another. ``lith_env.tree_walks`` replaces it with walks of blocks of states that
+    the compiler vectorizes."""
+    for a in range(values.shape[1]):
+        if first[a] == a:
+            walk_state(
+                CFR, me, line, a, base, opp, own, tree, offset, arrays, choices, pairs,
+                weights, scratch, values,
+            )  # fmt: skip
 
 
 @njit(inline="always", cache=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -57,6 +58,31 @@ def test_the_generated_walk_gives_the_generic_walks_results_to_the_bit(config):
         assert value == value_ref and chosen.keys() == chosen_ref.keys()
         for key in chosen:
             np.testing.assert_array_equal(chosen[key], chosen_ref[key])
+
+
+def test_walks_in_blocks_of_any_size_give_the_per_state_walks_results_to_the_bit():
+    """CFR's walks of first states, a block of them at a time (here 5 and 64: blocks full
+    and a last one part full, on stages of 56 to 12,600 first states), against the generic module's
+    one state at a time."""
+    config = CONFIGS[2]
+    results = []
+    for block in (None, 5, 64):
+        game = ExchangeGame(config)
+        for tree in game.compiled_trees.values():
+            if block is None:
+                tree.generic = True
+            else:
+                tree._written = last_round_for(tree.arrays, tree.me, block)
+                source = Path(sys.modules[tree._written.py_func.__module__].__file__).read_text()
+                assert f"states = np.empty({block}, dtype=np.int64)" in source
+        solver = ExchangeSolver(game)
+        solver.iterate(4)
+        results.append(solver)
+    reference, *blocked = results
+    for solver in blocked:
+        for key in reference.regrets:
+            np.testing.assert_array_equal(solver.regrets[key], reference.regrets[key])
+            np.testing.assert_array_equal(solver.sums[key], reference.sums[key])
 
 
 def test_the_walk_is_written_node_by_node():
