@@ -37,6 +37,7 @@ def last_round(
     sums: np.ndarray,
     choices: np.ndarray,
     pairs: tuple,
+    by_opp: tuple,
     first: np.ndarray,
     opp_first: np.ndarray,
     positive: float,
@@ -51,7 +52,9 @@ def last_round(
     and showdown sums over the consistent opponent states (``pairs``: (indptr, indices,
     total, net), my states x the opponent's as CSR with two data arrays, for folds and
     showdowns), my reach down the tree and the values back up it. Opponent states the line
-    does not reach are skipped: once strategies settle, most are.
+    does not reach are skipped: once strategies settle, most are. ``by_opp`` is ``pairs``
+    turned round, opponent state by opponent state, for the first states (below) only
+    (``solve_exchanges.by_opponent``): in ``CFR`` mode the sums are added from it.
 
     ``first`` (my states,) and ``opp_first`` (the opponent's) name for each state the first
     state with the same row of ``pairs`` (``solve_exchanges.row_classes``): the same
@@ -92,12 +95,13 @@ def last_round(
         value = np.empty(nodes)
         probs = np.empty((nodes, 3))  # the strategy at each of my decisions, for one state
         q = np.empty((3, 1))  # an update's action values
-        scratch = (at, reach, summed, own_reach, value, probs, q)
+        sums_of = np.empty((my_states if mode == CFR else 0, terminals))  # for cfr_walks
+        scratch = (at, reach, summed, own_reach, value, probs, q, sums_of)
         for line in range(thread, lines, threads):
             _last_round_line(
                 mode, me, line, base, opp, own, tree, offset, (strategy, regret, sums),
-                choices, pairs, (first, opp_first), (positive, negative, weight), scratch,
-                values,
+                choices, pairs, by_opp, (first, opp_first), (positive, negative, weight),
+                scratch, values,
             )  # fmt: skip
     return values
 
@@ -127,6 +131,7 @@ def _last_round_line(
     arrays,
     choices,
     pairs,
+    by_opp,
     firsts,
     weights,
     scratch,
@@ -152,8 +157,8 @@ def _last_round_line(
                 )  # fmt: skip
     if mode == CFR:
         cfr_walks(
-            me, line, base, opp, own, tree, offset, arrays, choices, pairs, first, weights,
-            scratch, values,
+            me, line, base, opp, own, tree, offset, arrays, choices, pairs, by_opp, first,
+            weights, scratch, values,
         )  # fmt: skip
     for a in range(my_states):  # a state's first comes before it
         f = first[a]
@@ -183,14 +188,15 @@ def cfr_walks(
     arrays,
     choices,
     pairs,
+    by_opp,
     first,
     weights,
     scratch,
     values,
 ) -> None:  # pragma: no cover - compiled
     """In ``CFR`` mode, :func:`walk_state` for each first state of a class on ``line``, one
-    after another. ``lith_env.tree_walks`` replaces it with walks of blocks of states that
-    the compiler vectorizes."""
+    after another (``by_opp`` is not read). ``lith_env.tree_walks`` replaces it with walks of
+    blocks of states that the compiler vectorizes."""
     for a in range(values.shape[1]):
         if first[a] == a:
             walk_state(
@@ -297,7 +303,7 @@ def walk(
     player, children, width, column, _, chips, sign, mine = tree
     strategy, regret, sums = arrays
     positive, negative, weight = weights
-    own_reach, value, probs, q = scratch[3:]
+    own_reach, value, probs, q = scratch[3:7]
     my_states = values.shape[1]
     nodes = len(player)
     if mode == CFR:  # my strategy and my reach down the tree

@@ -118,6 +118,8 @@ class Stage:
     # Per player, alongside ``pairs``: each state's first state with the same row of
     # ``pairs`` (:func:`row_classes`); the compiled last round walks only those.
     classes: tuple[Any, Any] = (None, None)
+    # Per player, ``pairs`` the other way round and only for first states (:func:`by_opponent`).
+    by_opponent: tuple[Any, Any] = (None, None)
 
 
 class ExchangeGame:
@@ -367,6 +369,9 @@ class ExchangeGame:
             pairs.append((total.indptr, total.indices, total.data, net.data))
         stage.pairs = (pairs[0], pairs[1])
         stage.classes = (row_classes(*pairs[0]), row_classes(*pairs[1]))
+        stage.by_opponent = tuple(
+            by_opponent(pairs[p], stage.classes[p], shape[1 - p]) for p in (0, 1)
+        )
 
 
 def row_classes(
@@ -389,6 +394,26 @@ def row_classes(
         key = (indices[entries].tobytes(), total[entries].tobytes(), net[entries].tobytes())
         out[a] = first.setdefault(key, a)
     return out
+
+
+def by_opponent(
+    pairs: tuple[np.ndarray, ...], first: np.ndarray, opp_states: int
+) -> tuple[np.ndarray, ...]:
+    """A player's ``pairs`` (its states x the opponent's, CSR) turned round for the compiled
+    last round: for each opponent state, the first states of the player's classes (``first``,
+    :func:`row_classes`) consistent with it, ascending, with the same fold and showdown
+    weights, as (indptr, indices, total, net). Adding an opponent state's terminal reach into
+    each of its rows, opponent states in order, gives every first state's sums in the same
+    order as its own row of ``pairs``, hence the same sums to the bit, while touching only the
+    opponent states a betting line reaches."""
+    indptr, indices, total, net = pairs
+    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    keep = first[rows] == rows
+    mine, theirs = rows[keep], indices[keep]
+    order = np.lexsort((mine, theirs))  # by opponent state, then by mine
+    starts = np.zeros(opp_states + 1, dtype=np.int64)
+    np.cumsum(np.bincount(theirs, minlength=opp_states), out=starts[1:])
+    return starts, mine[order], total[keep][order], net[keep][order]
 
 
 def auto_build(config: LithConfig, max_joints: int | None = None) -> str:
@@ -790,7 +815,8 @@ class _Walk:
             np.asarray(base, dtype=np.float64),
             np.ascontiguousarray(opp, dtype=np.float64),
             np.ascontiguousarray(own, dtype=np.float64),
-            tree.arrays, offset, flat, regret, sums, choices, stage.pairs[me], first, opp_first,
+            tree.arrays, offset, flat, regret, sums, choices, stage.pairs[me],
+            stage.by_opponent[me], first, opp_first,
             *weights, numba.get_num_threads(),
         )  # fmt: skip
         if self.mode == "br":
