@@ -95,7 +95,7 @@ def last_round(
         value = np.empty(nodes)
         probs = np.empty((nodes, 3))  # the strategy at each of my decisions, for one state
         q = np.empty((3, 1))  # an update's action values
-        sums_of = np.empty((my_states if mode == CFR else 0, terminals))  # for cfr_walks
+        sums_of = np.empty((my_states if mode == CFR else 0, terminals))  # for cfr_line
         scratch = (at, reach, summed, own_reach, value, probs, q, sums_of)
         for line in range(thread, lines, threads):
             _last_round_line(
@@ -138,28 +138,20 @@ def _last_round_line(
     values,
 ) -> None:  # pragma: no cover - compiled
     """:func:`last_round` for one betting line, in the given scratch arrays."""
-    first, opp_first = firsts
+    first = firsts[0]
     player = tree[0]
     opp_states = scratch[0].shape[0]
     my_states = values.shape[1]
     nodes = len(player)
-    for b in range(opp_states):
-        if opp[line, b] != 0.0:  # never read below otherwise: its pairs are skipped
-            # CFR plays the regrets of b's first state: only those are kept
-            source = opp_first[b] if mode == CFR else b
-            opp_reach_down(mode, me, line, b, source, opp[line, b], tree, offset, arrays, scratch)
-    if mode == CFR:  # the others' sums, while their firsts' regrets are this iteration's
-        for a in range(my_states):
-            if first[a] != a and own[line, a] != 0.0:
-                member_sums(
-                    me, line, first[a], a, own[line, a], tree, offset, arrays, weights, scratch,
-                    my_states,
-                )  # fmt: skip
     if mode == CFR:
-        cfr_walks(
-            me, line, base, opp, own, tree, offset, arrays, choices, pairs, by_opp, first,
+        cfr_line(
+            me, line, base, opp, own, tree, offset, arrays, choices, pairs, by_opp, firsts,
             weights, scratch, values,
         )  # fmt: skip
+    else:
+        for b in range(opp_states):
+            if opp[line, b] != 0.0:  # never read below otherwise: its pairs are skipped
+                opp_reach_down(mode, me, line, b, b, opp[line, b], tree, offset, arrays, scratch)
     for a in range(my_states):  # a state's first comes before it
         f = first[a]
         if f != a:
@@ -177,7 +169,7 @@ def _last_round_line(
 
 
 @njit(cache=True)
-def cfr_walks(
+def cfr_line(
     me,
     line,
     base,
@@ -189,15 +181,30 @@ def cfr_walks(
     choices,
     pairs,
     by_opp,
-    first,
+    firsts,
     weights,
     scratch,
     values,
 ) -> None:  # pragma: no cover - compiled
-    """In ``CFR`` mode, :func:`walk_state` for each first state of a class on ``line``, one
-    after another (``by_opp`` is not read). ``lith_env.tree_walks`` replaces it with walks of
-    blocks of states that the compiler vectorizes."""
-    for a in range(values.shape[1]):
+    """``CFR`` mode on ``line``: the opponent's reach down the tree from each state the line
+    reaches, the strategy sums of the states that are not first of their class, and
+    :func:`walk_state` for each first state, one after another (``by_opp`` is not read).
+    ``lith_env.tree_walks`` replaces it with passes over blocks of states that the compiler
+    vectorizes."""
+    first, opp_first = firsts
+    my_states = values.shape[1]
+    for b in range(scratch[0].shape[0]):
+        if opp[line, b] != 0.0:  # never read below otherwise: its pairs are skipped
+            # CFR plays the regrets of b's first state: only those are kept
+            source = opp_first[b]
+            opp_reach_down(CFR, me, line, b, source, opp[line, b], tree, offset, arrays, scratch)
+    for a in range(my_states):  # the others' sums, while their firsts' regrets are unchanged
+        if first[a] != a and own[line, a] != 0.0:
+            member_sums(
+                me, line, first[a], a, own[line, a], tree, offset, arrays, weights, scratch,
+                my_states,
+            )  # fmt: skip
+    for a in range(my_states):
         if first[a] == a:
             walk_state(
                 CFR, me, line, a, base, opp, own, tree, offset, arrays, choices, pairs,

@@ -32,7 +32,7 @@ import numpy as np
 import lith_env.last_round as generic
 
 __all__ = [
-    "cfr_walks_source",
+    "cfr_line_source",
     "kernel_folder",
     "last_round_for",
     "member_sums_source",
@@ -167,111 +167,164 @@ def _matching(n: int, w: int, row: str, indent: str) -> list[str]:
 BLOCK = 256  # states walked together: the scratch of a block stays in the core's cache
 
 
-def cfr_walks_source(tree: tuple, me: int, block: int = BLOCK) -> str:
-    """Python source of ``cfr_walks`` (``lith_env.last_round``'s signature) for the tree
-    ``tree`` as player ``me`` sees it. First the fold and showdown sums of every first
-    state, added from each opponent state the line reaches into the rows of the first states
-    consistent with it (``by_opp``, ascending: each row's terms in its own order). Then the
-    first states taken ``block`` at a time: their sums and regrets gathered into a scratch
-    array, one state to a column; the whole walk, down and up, as one loop over the block's
-    columns, which the compiler vectorizes (no branch, every scratch offset a constant,
-    reads and writes in two arrays); the new regrets, the strategy sums and the values put
-    back in place. Each state goes through :func:`walk_source`'s operations in the same
-    order, so the results are the same to the bit (a state no reached opponent state meets
-    takes the walk too, with sums 0: the same regrets and values as ``unreached``)."""
+def cfr_line_source(tree: tuple, me: int, block: int = BLOCK) -> str:
+    """Python source of ``cfr_line`` (``lith_env.last_round``'s signature) for the tree
+    ``tree`` as player ``me`` sees it: three passes over a betting line, each over blocks
+    of ``block`` states. In each block the states' regrets (and sums) are gathered into a
+    scratch array, one state to a column; one loop over the columns does the block's work
+    down and up the tree, which the compiler vectorizes (no branch, every scratch offset a
+    constant, reads and writes in two arrays); the results are put back in place.
+
+    1. The opponent's states the line reaches, in order: their reach down the tree to the
+       terminals, added into the fold and showdown sums of each first state consistent
+       with them (``by_opp``, ascending: each first state's terms in the order of its own
+       row of ``pairs``).
+    2. The strategy sums of the states that are not first of their class (``member_sums``).
+    3. The first states: the walk, my reach down and values and updates up.
+
+    Each state goes through :func:`walk_source`'s (and ``opp_reach_down``'s) operations in
+    the same order, so the results are the same to the bit (a state no reached opponent
+    state meets takes the walk too, with sums 0: the same regrets and values as
+    ``unreached``)."""
     player, children, width, column = (np.asarray(a) for a in tree[:4])
     terminals = len(tree[5])
     num_folds = int(tree[4])
     nodes = len(player)
     mine = [n for n in range(nodes) if player[n] == me]
+    theirs = [n for n in range(nodes) if player[n] == 1 - me]
 
     def kids(n: int) -> list[int]:
         return [int(children[n, k]) for k in range(width[n])]
 
-    # inputs: terminal sums, my reach, then each of my decisions' regrets, a column a state
-    entry = {}  # (node, action) -> its regret's slot among the inputs and the outputs
-    for n in mine:
-        for k in range(int(width[n])):
-            entry[n, k] = len(entry)
-    entries = len(entry)
-    own_slot = terminals
-    regret_in = {key: terminals + 1 + e for key, e in entry.items()}
-    # outputs: new regrets, the sums' increments, my reach at each decision, my value
-    regret_out = dict(entry)
-    increment = {key: entries + e for key, e in entry.items()}
-    reach_out = {n: 2 * entries + i for i, n in enumerate(mine)}
-    value_out = 2 * entries + len(mine)
-    inputs, outputs = terminals + 1 + entries, value_out + 1
-
     def at(slot: int) -> str:
         return f"{slot * block} + i" if slot else "i"
+
+    def slots(decisions: list[int], start: int) -> dict[tuple[int, int], int]:
+        """(node, action) -> a slot, from ``start`` on."""
+        keys = [(n, k) for n in decisions for k in range(int(width[n]))]
+        return {key: start + e for e, key in enumerate(keys)}
+
+    def matching(n: int, slot: dict, indent: str) -> list[str]:
+        """``_matching``'s regret matching of decision ``n``, branch-free, from the inputs."""
+        w = int(width[n])
+        return [
+            indent + line
+            for line in (
+                *(f"g{n}_{k} = inp[{at(slot[n, k])}]" for k in range(w)),
+                *(f"m{n}_{k} = max(g{n}_{k}, 0.0)" for k in range(w)),
+                f"total{n} = 0.0" + "".join(f" + m{n}_{k}" for k in range(w)),
+                f"some{n} = total{n} > 0.0",
+                f"d{n} = total{n} if some{n} else 1.0",
+                *(f"p{n}_{k} = m{n}_{k} / d{n} if some{n} else 1.0 / {w}" for k in range(w)),
+            )
+        ]
+
+    def blocks(limit: str, keep: str) -> list[str]:
+        """The loop over blocks: ``states[:size]`` the next ``block`` indices ``cursor``
+        below ``limit`` where ``keep``."""
+        return [
+            "    cursor = 0",
+            f"    while cursor < {limit}:",
+            "        size = 0",
+            f"        while cursor < {limit} and size < {block}:",
+            f"            if {keep}:",
+            "                states[size] = cursor",
+            "                size += 1",
+            "            cursor += 1",
+        ]
+
+    # pass 1: the opponent's reach, inputs (reach, their regrets), outputs (terminal reach)
+    opp_in = slots(theirs, 1)
+    # pass 3: inputs (terminal sums, my reach, my regrets), outputs (new regrets, the sums'
+    # increments, my reach at each decision, my value)
+    own_slot = terminals
+    regret_in = slots(mine, terminals + 1)
+    regret_out = slots(mine, 0)
+    entries = len(regret_out)
+    increment = slots(mine, entries)
+    reach_out = {n: 2 * entries + i for i, n in enumerate(mine)}
+    value_out = 2 * entries + len(mine)
+    inputs = max(terminals + 1 + entries, 1 + len(opp_in))
+    outputs = max(value_out + 1, terminals)
 
     out = [
         "",
         "",
         f"# Generated by lith_env.tree_walks for player {me} of this tree, {block} states a block",
         "@njit(cache=True)",
-        "def cfr_walks(me, line, base, opp, own, tree, offset, arrays, choices, pairs, by_opp,",
-        "              first, weights, scratch, values):  # pragma: no cover - compiled",
+        "def cfr_line(me, line, base, opp, own, tree, offset, arrays, choices, pairs, by_opp,",
+        "             firsts, weights, scratch, values):  # pragma: no cover - compiled",
         "    indptr, indices, total, net = by_opp",
-        "    at, sums_of = scratch[0], scratch[7]",
+        "    first, opp_first = firsts",
+        "    sums_of = scratch[7]",
         "    regret, sums = arrays[1], arrays[2]",
         "    positive, negative, weight = weights",
         "    chips, sign = tree[5], tree[6]",
         "    base_line = base[line]",
         *(f"    c{t} = sign[{t}] * (base_line + chips[{t}])" for t in range(terminals)),
-        *(f"    o{n} = offset[{n}]" for n in mine),
+        *(f"    o{n} = offset[{n}]" for n in mine + theirs),
         "    my_states = values.shape[1]",
-        "    for a in range(my_states):",
-        "        if first[a] == a:",
-        *(f"            sums_of[a, {t}] = 0.0" for t in range(terminals)),
-        "    for b in range(at.shape[0]):  # each reached opponent state into its rows",
-        "        if opp[line, b] == 0.0:",
-        "            continue",
-        *(f"        x{t} = at[b, {t}]" for t in range(terminals)),
-        "        for e in range(indptr[b], indptr[b + 1]):",
-        "            s = indices[e]",
-        "            w = total[e]",
-        *(f"            sums_of[s, {t}] += w * x{t}" for t in range(num_folds)),
-        "            w = net[e]",
-        *(f"            sums_of[s, {t}] += w * x{t}" for t in range(num_folds, terminals)),
+        "    opp_states = opp.shape[1]",
         f"    states = np.empty({block}, dtype=np.int64)",
         f"    inp = np.empty({inputs * block})",
         f"    outp = np.empty({outputs * block})",
-        "    a = 0",
-        "    while a < my_states:",
-        "        size = 0",
-        f"        while a < my_states and size < {block}:",
-        "            if first[a] == a:",
-        "                states[size] = a",
-        "                size += 1",
-        "            a += 1",
-        "        for i in range(size):  # gathered: sums, reach, regrets",
-        "            s = states[i]",
-        *(f"            inp[{at(t)}] = sums_of[s, {t}]" for t in range(terminals)),
-        f"            inp[{at(own_slot)}] = own[line, s]",
-        "            here = line * my_states + s",
+        "    for a in range(my_states):",
+        "        if first[a] == a:",
+        *(f"            sums_of[a, {t}] = 0.0" for t in range(terminals)),
+        "    # 1. the opponent's reach down the tree, into the first states' sums",
+        *blocks("opp_states", "opp[line, cursor] != 0.0"),
     ]
     emit = out.append
+    emit("        for i in range(size):")
+    emit("            b = states[i]")
+    emit("            inp[i] = opp[line, b]")
+    emit("            here = line * opp_states + opp_first[b]  # CFR plays the first's regrets")
+    for n in theirs:
+        w = int(width[n])
+        emit(f"            row = o{n} + here * {w}")
+        out += [f"            inp[{at(opp_in[n, k])}] = regret[row + {k}]" for k in range(w)]
+    emit("        for i in range(size):")
+    emit("            r0 = inp[i]")
+    for n in range(nodes):
+        if player[n] < 0:
+            emit(f"            outp[{at(int(column[n]))}] = r{n}")
+        elif player[n] == me:
+            out += [f"            r{c} = r{n}" for c in kids(n)]
+        else:
+            out += matching(n, opp_in, "            ")
+            out += [f"            r{c} = r{n} * p{n}_{k}" for k, c in enumerate(kids(n))]
+    emit("        for i in range(size):")
+    emit("            b = states[i]")
+    out += [f"            x{t} = outp[{at(t)}]" for t in range(terminals)]
+    emit("            for e in range(indptr[b], indptr[b + 1]):")
+    emit("                s = indices[e]")
+    emit("                w = total[e]")
+    out += [f"                sums_of[s, {t}] += w * x{t}" for t in range(num_folds)]
+    emit("                w = net[e]")
+    out += [f"                sums_of[s, {t}] += w * x{t}" for t in range(num_folds, terminals)]
+    out += [
+        "    # 2. the others' sums, while their firsts' regrets are unchanged",
+        "    for a in range(my_states):",
+        "        if first[a] != a and own[line, a] != 0.0:",
+        "            member_sums(me, line, first[a], a, own[line, a], tree, offset, arrays,",
+        "                        weights, scratch, my_states)",
+        "    # 3. the walks of the first states",
+        *blocks("my_states", "first[cursor] == cursor"),
+    ]
+    emit("        for i in range(size):  # gathered: sums, reach, regrets")
+    emit("            s = states[i]")
+    out += [f"            inp[{at(t)}] = sums_of[s, {t}]" for t in range(terminals)]
+    emit(f"            inp[{at(own_slot)}] = own[line, s]")
+    emit("            here = line * my_states + s")
     for n in mine:
         w = int(width[n])
         emit(f"            row = o{n} + here * {w}")
         out += [f"            inp[{at(regret_in[n, k])}] = regret[row + {k}]" for k in range(w)]
-    # the walk: branch-free, one state a column
-    emit("        for i in range(size):")
+    emit("        for i in range(size):  # the walk, branch-free, one state a column")
     emit(f"            r0 = inp[{at(own_slot)}]")
     for n in range(nodes):
         if player[n] == me:
-            w = int(width[n])
-            out += [f"            g{n}_{k} = inp[{at(regret_in[n, k])}]" for k in range(w)]
-            out += [f"            m{n}_{k} = max(g{n}_{k}, 0.0)" for k in range(w)]
-            emit(f"            total{n} = 0.0" + "".join(f" + m{n}_{k}" for k in range(w)))
-            emit(f"            some{n} = total{n} > 0.0")
-            emit(f"            d{n} = total{n} if some{n} else 1.0")
-            out += [
-                f"            p{n}_{k} = m{n}_{k} / d{n} if some{n} else 1.0 / {w}"
-                for k in range(w)
-            ]
+            out += matching(n, regret_in, "            ")
             out += [f"            r{c} = r{n} * p{n}_{k}" for k, c in enumerate(kids(n))]
         elif player[n] >= 0:
             out += [f"            r{c} = r{n}" for c in kids(n)]
@@ -299,8 +352,7 @@ def cfr_walks_source(tree: tuple, me: int, block: int = BLOCK) -> str:
                 for k in range(int(width[n]))
             ]
     emit(f"            outp[{at(value_out)}] = v0")
-    # back in place
-    emit("        for i in range(size):")
+    emit("        for i in range(size):  # back in place")
     emit("            s = states[i]")
     emit("            here = line * my_states + s")
     for n in mine:
@@ -401,7 +453,7 @@ def kernel_folder() -> Path:
 
 def last_round_for(tree: tuple, me: int, block: int = BLOCK) -> Callable:
     """``lith_env.last_round.last_round`` with the walk of ``tree`` (the kernel's tree arrays)
-    as player ``me`` sees it written out (:func:`walk_source`, and :func:`cfr_walks_source`
+    as player ``me`` sees it written out (:func:`walk_source`, and :func:`cfr_line_source`
     with ``block`` states a block): same arguments, same results to the bit, several times
     faster."""
     text = (
@@ -409,7 +461,7 @@ def last_round_for(tree: tuple, me: int, block: int = BLOCK) -> Callable:
         + walk_source(tree, me)
         + opp_reach_source(tree, me)
         + member_sums_source(tree, me)
-        + cfr_walks_source(tree, me, block)
+        + cfr_line_source(tree, me, block)
     )
     name = "lith_last_round_" + hashlib.sha256(text.encode()).hexdigest()[:20]
     module = sys.modules.get(name)
