@@ -6,11 +6,13 @@ width read and branched on, values and reaches kept in scratch arrays. For a tre
 advance, the same walk can be written out node by node, each value, reach and probability a
 local variable and every child index and width a constant: the compiled round then runs
 several times faster (``docs/exploitability.md``), with the same operations in the same order,
-so the same results to the bit (``tests/test_tree_walks.py``).
+so the same results to the bit (``tests/test_tree_walks.py``). CFR's updates go further
+(:func:`cfr_line_source`): they run over blocks of states, one state to a column of a
+scratch array, in loops the compiler vectorizes.
 
-:func:`last_round_for` writes ``lith_env.last_round``'s source with such a :func:`walk`
-appended (which replaces the generic one) into a module file in a cache folder, and imports
-it. numba caches the compiled code beside that file, so each tree (the last round's betting
+:func:`last_round_for` writes ``lith_env.last_round``'s source with these functions appended
+(which replace the generic ones) into a module file in a cache folder, and imports it.
+numba caches the compiled code beside that file, so each tree (the last round's betting
 structure, seen by one player) is compiled once a machine, not once a process.
 """
 
