@@ -2,7 +2,7 @@
 
 PSRO's answer to "which strategy did training find" is not the newest member of the
 population but the mixture the meta-game's equilibrium puts on its members
-(``agents.population``): at the start of each hand one member is drawn by its weight and
+(``tournaments.population``): at the start of each hand one member is drawn by its weight and
 plays the whole hand. ``DIR`` is a run folder (``runs/x``) or its pool (``runs/x/pool``),
 read from the ``mixture.json`` training left there. Snapshots and exploiters play by their
 sampling policy, as they did in training (``deterministic=true``: their most likely action).
@@ -11,12 +11,12 @@ The equilibrium of a population that holds heuristics gives them weight, and the
 ties with them: a member in its support wins nothing against it. ``margin=M`` (heads-up
 Lith, chips a hand) plays instead the equilibrium among the mixtures that beat every named member
 (the heuristics) by at least M in the population's payoff table (``population.json``;
-``agents.metagame.nash_with_margins``): the least exploitable by the table's measure of
+``tournaments.metagame.nash_with_margins``): the least exploitable by the table's measure of
 those that still beat the heuristics.
 
 A mixture of strategies is not a strategy that mixes at each decision, so its
-``action_probabilities`` is an error: the exact measures (``agents.exploitability``) refuse
-it, and the learned exploiter (``agents.exploiter``) measures it.
+``action_probabilities`` is an error: the exact measures (``lith_solver.exploitability``) refuse
+it, and the learned exploiter (``training.exploiter``) measures it.
 
 Where a member is drawn:
 - one agent at a time (``act``): at every ``reset``, so a per-table tournament plays one
@@ -34,8 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import act_batch, act_by_table, assign_tables, make_agent, register
-from agents.metagame import nash_with_margins, nash_with_margins_limit
+from tablegame.agent import act_batch, act_by_table, assign_tables
+from tablegame.registry import make_agent, register
+from tournaments.metagame import nash_with_margins, nash_with_margins_limit
 
 __all__ = ["MixtureAgent", "margin_mixture", "read_mixture"]
 
@@ -48,7 +49,7 @@ def margin_mixture(folder: str | Path, margin: float) -> tuple[Path, list[str], 
     """The pool, members and weights of the equilibrium that beats every named member of a
     heads-up population by ``margin`` in its payoff table; ``ValueError`` naming what is
     wrong (no population, more than two players, no such mixture)."""
-    from agents.population import Population
+    from tournaments.population import Population
 
     if isinstance(margin, bool) or not isinstance(margin, int | float) or not margin >= 0:
         raise ValueError(f"mixture: margin must be a number of at least 0, got {margin!r}")
@@ -168,7 +169,7 @@ class MixtureAgent:
         drawn for the hand, which the decision alone does not say."""
         raise ValueError(
             "mixture: a mixture of strategies, one drawn per hand, has no action_probabilities "
-            "at a single decision; measure it with a learned exploiter (agents.exploiter)"
+            "at a single decision; measure it with a learned exploiter (training.exploiter)"
         )
 
     def reset_tables(self, tables: np.ndarray) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import register
+from tablegame.registry import register
 
 __all__ = ["PPOAgent"]
 

@@ -1,5 +1,5 @@
-"""``solved:DIR``: a strategy computed by ``lith_env.solve`` (or a best response saved by
-``agents.exploitability``), played from the observation like any agent.
+"""``solved:DIR``: a strategy computed by ``lith_solver.one_round`` (or a best response saved by
+``lith_solver.exploitability``), played from the observation like any agent.
 
 The observation says all the strategy needs: the seat's three cards, whether it is the dealer
 (position 1) or acts first (position 0), and the first round's betting (whether the first
@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import register
 from lith_env import encoding
 from lith_env.cards import NUM_CARDS
+from tablegame.registry import register
 
 __all__ = ["SolvedAgent", "node_keys"]
 
@@ -33,7 +33,7 @@ def node_keys(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[st
     check, ``b`` bet or raise) of each."""
     observations = np.asarray(observations)
     k = len(observations)
-    at = encoding._offsets(2)
+    at = encoding.field_offsets(2)
     own = observations[:, at.own : at.own + NUM_CARDS] > 0.5
     counts = own.sum(axis=1)
     if not (counts == 3).all():
@@ -61,7 +61,7 @@ GAME_RULES = (
 def _check_table(solved: Any, table: Any, path: Path) -> None:
     """Raise ``ValueError`` naming the rules in which ``table`` differs from the game the
     strategy at ``path`` was solved for."""
-    from lith_env.solve import check_stacks
+    from lith_solver.one_round import check_stacks
 
     differ = [
         f"{name}={getattr(table, name)!r} (solved for {getattr(solved, name)!r})"
@@ -90,7 +90,7 @@ class SolvedAgent:
         deterministic: bool = False,
         config: Any = None,
     ) -> None:
-        from lith_env.solve import load_solution
+        from lith_solver.solutions import load_solution
 
         self.game, self.profile, self.record = load_solution(path)
         self.path = Path(path)
@@ -180,7 +180,7 @@ class _ExchangeReader:
 
     def __init__(self, game: Any, strategy: dict) -> None:
         self.game, self.strategy = game, strategy
-        self.at = encoding._offsets(2)
+        self.at = encoding.field_offsets(2)
         self.keep = encoding.keep_id(game.config)
         self.num_actions = encoding.num_actions(game.config)
         self.nodes = [{n.history: i for i, n in enumerate(tree)} for tree in game.trees]

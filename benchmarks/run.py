@@ -21,7 +21,7 @@ with and without the acting seats' observations, beside the single-table engine 
 OpenSpiel's C++ ``universal_poker`` heads-up limit hold'em; then MaskablePPO's training
 throughput on the batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
-``solver``: information-set updates per second of the exact solver (``lith_env.solve``,
+``solver``: information-set updates per second of the exact solver (``lith_solver.one_round``,
 discounted CFR on one-round heads-up Lith, the whole deck: 10 decisions x 13,244 hands) beside
 OpenSpiel's C++ CFR+ on Leduc poker (936 information sets).
 ``ray``: a heads-up duplicate tournament (``tag`` against ``bluffer``) in one process, in
@@ -36,7 +36,7 @@ and exploitability descent (``mixture = "best_response"``), both every 4,096 ste
 the time goes in each, from a profiled run of the same length: the engine and observations,
 the opponents' inference, the learner's network acting, its updates, the population's
 payoff tournaments and the exact best responses.
-``report``: ``report.html`` (``agents.analyze --html``) of a heads-up batched tournament
+``report``: ``report.html`` (``tournaments.report.cli --html``) of a heads-up batched tournament
 (``tag`` against ``bluffer``, every hand recorded) in Debian's headless Chromium: the time to
 open the page (navigation start to a built hand browser) and to apply a filter, with
 ``--report-hands`` hands beside the same page of 1,000 hands (the fixed cost of a page), and
@@ -59,10 +59,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from agents.base import legal_ids
 from lith_env.cards import deck
 from lith_env.hands import strength, strength_table
 from lith_env.hands_reference import reference_key
+from tablegame.agent import legal_ids
 
 
 def median_seconds(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
@@ -350,9 +350,9 @@ HULH = (
 def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
     """Random legal actions at every table of a heads-up limit batched engine, finished tables
     dealt again: (table-steps, hands, seconds)."""
-    from agents.base import uniform_legal
     from lith_env.batched import BatchedLith
     from lith_env.game import LithConfig
+    from tablegame.agent import uniform_legal
 
     engine = BatchedLith(LithConfig(num_players=2), num_tables, episode="hand")
     engine.reset(seed)
@@ -503,7 +503,7 @@ def bench_solver(iterations: int, repeat: int) -> dict:
     from open_spiel.python.policy import TabularPolicy
 
     from lith_env.game import LithConfig
-    from lith_env.solve import OneRoundGame, Solver
+    from lith_solver.one_round import OneRoundGame, Solver
 
     game = OneRoundGame(LithConfig(rounds=1))
     ours_sets = len(game.decisions) * game.num_hands
@@ -551,7 +551,7 @@ def _exchange_solver_rate(config: Any, iterations: int, repeat: int) -> dict:
     """Information-set updates per second of the exchange solver on the game of ``config``
     (an information set is a betting line and a private state at a decision point), medians
     over ``repeat`` timings of ``iterations`` iterations."""
-    from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
+    from lith_solver.exchanges import ExchangeGame, ExchangeSolver
 
     game = ExchangeGame(config)
     sets = sum(lines * states for lines, states, _ in ExchangeSolver.shapes(game).values())
@@ -571,9 +571,9 @@ def print_solver(result: dict, console: Console) -> None:
     for column in ("solver", "information sets", "iterations/s", "updates/s"):
         table.add_column(column, justify="left" if column == "solver" else "right")
     for name, label in (
-        ("ours", "lith_env.solve, one-round Lith"),
-        ("exchanges", "lith_env.solve_exchanges, two rounds, 20 cards (factored)"),
-        ("three rounds", "lith_env.solve_exchanges, three rounds, 8 cards, 1 raise (joint)"),
+        ("ours", "lith_solver.one_round, one-round Lith"),
+        ("exchanges", "lith_solver.exchanges, two rounds, 20 cards (factored)"),
+        ("three rounds", "lith_solver.exchanges, three rounds, 8 cards, 1 raise (joint)"),
         ("OpenSpiel CFR+ Leduc", "OpenSpiel C++ CFR+, Leduc"),
     ):
         figures = result[name]
@@ -584,9 +584,9 @@ def print_solver(result: dict, console: Console) -> None:
             f"{figures['updates/s']:,.0f}",
         )
     console.print(table)
-    console.print(f"  lith_env.solve / OpenSpiel updates per second: {result['ratio']:.1f}x")
+    console.print(f"  lith_solver.one_round / OpenSpiel updates per second: {result['ratio']:.1f}x")
     console.print(
-        f"  lith_env.solve_exchanges / OpenSpiel updates per second: "
+        f"  lith_solver.exchanges / OpenSpiel updates per second: "
         f"{result['exchange ratio']:.1f}x (two rounds), {result['three-round ratio']:.1f}x "
         "(three rounds)"
     )
@@ -597,9 +597,10 @@ def bench_ray(hands: int, repeat: int) -> dict:
     Ray's cost per task, timed in the same run (medians over ``repeat``)."""
     import ray
 
-    from agents.tournament import TournamentSpec, run_tournament
     from distributed.cluster import connect
-    from distributed.tournament import MIN_BLOCKS_PER_TASK, run_tournament_on_ray
+    from tournaments.on_ray import MIN_BLOCKS_PER_TASK, run_tournament_on_ray
+    from tournaments.per_table import run_tournament
+    from tournaments.spec import TournamentSpec
 
     spec = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=hands, seed=1)
     small = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=400, seed=2)
@@ -682,9 +683,9 @@ return [performance.now() - start, matches];
 
 def _report_folder(hands: int, out) -> tuple[Any, float]:
     """A recorded heads-up tournament of ``hands`` hands and its report.html; the seconds
-    ``agents.analyze --html`` took."""
-    from agents import tournament
-    from agents.report import write_report
+    ``tournaments.report.cli --html`` took."""
+    from tournaments import cli as tournament
+    from tournaments.report import write_report
 
     folder = out / f"report-{hands}"
     tournament.main(
@@ -704,7 +705,7 @@ def bench_report(hands: int, repeat: int) -> dict:
     import tempfile
     from pathlib import Path
 
-    from agents.report.browser import chromium, open_report
+    from tournaments.report.browser import chromium, open_report
 
     result: dict[str, Any] = {"hands": hands, "pages": {}}
     with tempfile.TemporaryDirectory(prefix="bench-report-") as tmp, chromium() as driver:
@@ -760,9 +761,9 @@ TRAINING_PARTS = {
     "opponents' inference": ("train.py", "act_batch"),
     "learner's network, acting": ("maskable/policies.py", "forward"),
     "learner's update (PPO epochs)": ("ppo_mask/ppo_mask.py", "train"),
-    "population: payoff tournaments and mixture": ("agents/population.py", "add"),
-    "population: its plot (population.png)": ("agents/population.py", "plot"),
-    "exact best responses": ("agents/exploitability.py", "best_response_to"),
+    "population: payoff tournaments and mixture": ("tournaments/population.py", "add"),
+    "population: its plot (population.png)": ("tournaments/population.py", "plot"),
+    "exact best responses": ("lith_solver/exploitability.py", "best_response_to"),
 }
 
 
@@ -777,7 +778,8 @@ def bench_population(steps: int) -> dict:
 
     from rich.console import Console
 
-    from train import TrainConfig, train
+    from training.config import TrainConfig
+    from training.trainer import train
 
     full_game = {
         "opponents": ["tag", "bluffer", "rock", "caller", "self"],
@@ -914,7 +916,7 @@ def _int_list(low: int, high: int) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from agents.tournament import int_at_least
+    from tablegame.cli import int_at_least
 
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.run", description=__doc__, formatter_class=_HelpFormatter

@@ -15,13 +15,20 @@ workers.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import socket
+from pathlib import Path
 from typing import Any
 
+from tablegame.provenance import COMMIT_VARIABLE, git_commit
+from tablegame.registry import AGENT_MODULES_VARIABLE, load_agents
+
 __all__ = [
+    "SUITE_MODULES",
     "ClusterError",
+    "cluster_cpus",
     "connect",
     "disable_usage_stats",
     "library_versions",
@@ -78,17 +85,41 @@ def library_versions() -> dict[str, str]:
     }
 
 
-def _package_modules() -> list[Any]:
-    """The suite's own packages and modules, shipped to every worker."""
-    import agents
-    import distributed
-    import experiments
-    import gendeneia_env
-    import lith_env
-    import tablegame
-    import train
+# The suite's own top-level packages and modules, shipped to every worker. Named here rather
+# than imported: distributed sits below the packages that use it (docs/architecture.md).
+SUITE_MODULES = (
+    "tablegame",
+    "lith_env",
+    "gendeneia_env",
+    "games",
+    "lith_solver",
+    "distributed",
+    "tournaments",
+    "agents",
+    "training",
+    "experiments",
+    "train",
+)
 
-    return [tablegame, lith_env, gendeneia_env, agents, experiments, distributed, train]
+
+def _package_paths() -> list[str]:
+    """Where this process imports each of ``SUITE_MODULES`` from: a package's folder or a
+    module's file, as Ray's ``py_modules`` takes them."""
+    paths = []
+    for name in SUITE_MODULES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise ClusterError(f"the suite's module {name!r} is not importable here")
+        origin = Path(spec.origin)
+        paths.append(str(origin.parent if origin.name == "__init__.py" else origin))
+    return paths
+
+
+def cluster_cpus() -> int:
+    """The CPUs of the cluster this process is connected to."""
+    import ray
+
+    return int(ray.cluster_resources().get("CPU", 1))
 
 
 def connect(address: str | None = None, num_cpus: int | None = None) -> None:
@@ -114,7 +145,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
             )
         return
     runtime_env = {
-        "py_modules": _package_modules(),
+        "py_modules": _package_paths(),
         "excludes": ["__pycache__", "*.pyc"],
         "env_vars": _worker_variables(),
     }
@@ -147,13 +178,12 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
 
 
 def _worker_variables() -> dict[str, str]:
-    """Usage statistics off, and the commit of the code sent (what runs record)."""
-    import train
-
-    variables = {USAGE_STATS: "0"}
-    commit = train._git_commit()
+    """Usage statistics off, the commit of the code sent (what runs record), and the agent
+    modules this process loaded (so a worker's registry knows the same agents)."""
+    variables = {USAGE_STATS: "0", AGENT_MODULES_VARIABLE: ",".join(load_agents())}
+    commit = git_commit()
     if commit:
-        variables[train.COMMIT_VARIABLE] = commit
+        variables[COMMIT_VARIABLE] = commit
     return variables
 
 

@@ -16,9 +16,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from agents.base import split_spec
+from tablegame.registry import split_spec
 
-__all__ = ["Shipment", "digest_of", "pack", "unpack", "unpack_into", "unpacked"]
+__all__ = [
+    "Shipment",
+    "digest_of",
+    "lay_out",
+    "pack",
+    "ship",
+    "unpack",
+    "unpack_into",
+    "unpacked",
+]
 
 
 def pack(path: Path) -> bytes:
@@ -77,6 +86,23 @@ def unpack_into(packed: bytes, folder: Path) -> Path:
             target.unlink()
         tar.extractall(folder, filter="data")
     return target
+
+
+def ship(paths: list[Path]) -> dict[str, Any]:
+    """Files and folders for the workers (on the driver, connected to Ray): each packed and
+    put in Ray's object store once, by its path here (relative to the current folder)."""
+    import ray
+
+    return {str(path): ray.put(pack(path)) for path in paths}
+
+
+def lay_out(shipped: dict[str, Any]) -> None:
+    """On a worker: each file or folder of :func:`ship` unpacked at its path, relative to the
+    current folder (a task's scratch folder)."""
+    import ray
+
+    for relative, ref in shipped.items():
+        unpack_into(ray.get(ref), Path(relative).parent)
 
 
 class Shipment:

@@ -15,10 +15,12 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.batched_tournament import run_batched_tournament
-from agents.tournament import TournamentSpec, print_result, write_outputs
-from experiments.run import positive_int
-from train import MAX_SEED, TrainConfig, train
+from tablegame.cli import positive_int, seed_value
+from tournaments.batched_tables import run_batched_tournament
+from tournaments.results import print_result, write_outputs
+from tournaments.spec import TournamentSpec
+from training.config import TrainConfig
+from training.trainer import train
 
 OPPONENTS = ["tag", "bluffer", "random"]  # training
 AGAINST = ("tag", "bluffer", "rock", "caller", "random")  # the tournament
@@ -40,16 +42,6 @@ def demo_config(timesteps: int, seed: int, out: str) -> TrainConfig:
         eval_every=0,
         checkpoint_every=0,
     )
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_SEED}, got {value}")
-    return value
 
 
 def _hands(text: str) -> int:
@@ -94,7 +86,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--seed",
-        type=_seed,
+        type=seed_value,
         default=0,
         help="seed of training and tournament: the same seed plays the same games "
         "(default: %(default)s)",

@@ -2,14 +2,15 @@
 
     python -m experiments.run experiments/lith_hu_selfplay.toml --seeds 1-8 [--ray [ADDRESS]]
 
-Each seed trains and is evaluated exactly as a single run (``experiments.run``), in
+Each seed trains and is evaluated exactly as a single run (``experiments.recipe``), in
 ``OUT/seed-N`` (OUT: the config's ``out``); only the training seed differs, the tournaments'
 deals are the same for every seed. Without Ray the seeds run one after another; with Ray each
-is a task with one CPU (``distributed.runs``), and its run folder comes back to this machine:
+is a task with one CPU (``experiments.on_ray``), and its run folder comes back to this machine:
 the same figures either way. The summary (``OUT/sweep.md``, ``sweep.json``, ``sweep.png``)
 gives every seed's result against each opponent, their mean with a Student-t 95% interval
 over the seeds and their spread (standard deviation), and copies the best seed's model (the
-highest mean over the opponents) to ``OUT/best_model.zip``.
+highest mean over the opponents) to ``OUT/best_model.zip``. A sweep of one seed
+(``--seed N``) runs into ``OUT/seed-N`` alike and writes no summary.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from agents.cli import parse_seeds
-from agents.stats import mean_interval
-from experiments.run import is_bot, opponents_label
+from experiments.on_ray import run_seeds_on_ray
+from experiments.recipe import run_experiment
+from experiments.settings import experiment_table, is_bot, opponents_label
+from tournaments.stats import mean_interval
+from training.config import TrainConfig, load_config
 
-__all__ = ["parse_seeds", "run_sweep", "seed_figures", "summarize_sweep"]
+__all__ = ["run_sweep", "seed_figures", "summarize_sweep"]
 
 # Rows a run has only if its experiment measured them: learned exploiters' gains, and the
 # final model's exact exploitability (``exact_exploitability = true``), in chips/100 hands.
@@ -112,10 +115,7 @@ def run_sweep(
     """Run the experiment at ``path`` once per seed (``on_ray``: as tasks on the Ray cluster
     at ``address``, None for a local Ray), then write the summary; with ``report_only``,
     rebuild every seed's report and the summary from finished runs. Returns the sweep's
-    folder."""
-    from experiments.run import experiment_table, run_experiment
-    from train import TrainConfig, load_config
-
+    folder, or with one seed that seed's run folder (no summary)."""
     path = Path(path)
     values = load_config(path)
     config = TrainConfig(**values)
@@ -126,13 +126,13 @@ def run_sweep(
     if on_ray and report_only:
         raise ValueError("--ray: --report-only trains nothing")
     if on_ray:
-        from distributed.runs import run_seeds_on_ray
-
         run_seeds_on_ray(path, runs, address, timesteps=timesteps, units=units)
     else:
         for seed, run in runs.items():
             print(f"Seed {seed}: {run}")
             run_experiment(path, timesteps, units, workers, report_only, seed=seed, out=str(run))
+    if len(runs) == 1:
+        return next(iter(runs.values()))
     summary = summarize_sweep({seed: seed_figures(run) for seed, run in runs.items()})
     summary["config"] = str(path)
     shutil.copyfile(runs[summary["best_seed"]] / "model.zip", base / "best_model.zip")
@@ -160,7 +160,7 @@ def sweep_report(summary: dict[str, Any], path: Path) -> str:
     if any(name.startswith("exact") for name in rows):
         notes.append(
             "the exact rows: the final model's exact exploitability, "
-            "`agents.exploitability`, in chips/100 hands"
+            "`lith_solver.exploitability`, in chips/100 hands"
         )
     mixture = summary.get("bot") == "mixture"
     lines = [

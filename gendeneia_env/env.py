@@ -8,7 +8,7 @@ from typing import Any
 
 from gendeneia_env.game import GendeneiaConfig
 from gendeneia_env.table import GendeneiaTable
-from tablegame.engine import Agent
+from tablegame.agent import Agent
 from tablegame.gym_env import SingleSeatEnv, resolve_opponents
 
 __all__ = ["GendeneiaEnv"]

@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -76,6 +76,8 @@ class GendeneiaConfig:
     the two limits must be set. ``max_reshuffles=0`` allows no reshuffle: the game ends when a
     draw first finds an empty pile. Counts may be Python or numpy integers (stored as ints).
     """
+
+    game: ClassVar[str] = "gendeneia"  # the game's name in agent specs and --game
 
     num_players: int = 3
     max_rounds: int | None = 10

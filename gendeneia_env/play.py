@@ -43,6 +43,7 @@ from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
 from gendeneia_env.history import game_record
 from gendeneia_env.lookahead import play_delta, removal_delta
 from gendeneia_env.scoring import LOT_NAMES, PRESUMS
+from tablegame.cli import int_at_least
 from tablegame.engine import as_action_id
 from tablegame.terminal import (
     Prompter,
@@ -53,7 +54,6 @@ from tablegame.terminal import (
     make_bots,
     run_session,
     seat_bots,
-    seed,
 )
 
 __all__ = ["main"]
@@ -93,7 +93,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
     )
     parser.add_argument(
         "--seed",
-        type=seed,
+        type=int_at_least(0),
         default=None,
         help="seed of the shuffles and the bots, to play the same game again (default: a new "
         "game every time)",

@@ -27,7 +27,7 @@ import numpy as np
 
 from lith_env import encoding
 from lith_env.game import BETTING_STATS, NUM_ROUNDS, LithConfig, deal
-from lith_env.hands import _C2, _C3, strength_table
+from lith_env.hands import C2, C3, strength_table
 from tablegame.engine import IllegalActionError
 
 __all__ = [
@@ -315,10 +315,10 @@ class BatchedLith:
             self._strengths = (strength_table(pac, "beggar"), strength_table(pac, "imposter"))
         else:
             self._strengths = (strength_table(pac, config.excuse),) * 2
-        self._features = encoding._features_table(pac, config.excuse)
-        at = encoding._offsets(n)
+        self._features = encoding.features_table(pac, config.excuse)
+        at = encoding.field_offsets(n)
         self._at = at
-        self._history_scale = encoding._history_scale(self.total, n).reshape(NUM_ROUNDS, n, _WIDTH)
+        self.history_scale = encoding.history_scale(self.total, n).reshape(NUM_ROUNDS, n, _WIDTH)
 
         # ---- state: per table (B,), per seat (B, n)
         self.deck = np.zeros((B, D + 2 * n), dtype=np.int8)  # card ids; top at deck_head
@@ -751,7 +751,7 @@ class BatchedLith:
         n, k = cells.shape
         hands = np.maximum(self._get(self.cards, idx[None, :] * (3 * n) + self._card_offsets), 0)
         hands = hands.reshape(n, 3, k)  # [seat, card, table], cards sorted
-        index = _C3[hands[:, 2]] + _C2[hands[:, 1]] + hands[:, 0]
+        index = C3[hands[:, 2]] + C2[hands[:, 1]] + hands[:, 0]
         tails_table, heads_table = self._strengths
         if tails_table is heads_table:  # one role for the Excuse (or none): one lookup
             strength = tails_table[index]
@@ -876,7 +876,7 @@ class BatchedLith:
             flat[(row_start[:, None] + at.own + mine).ravel()] = 1.0
         else:
             flat[(row_start[has, None] + at.own + mine[has]).ravel()] = 1.0
-        index = _C3[mine[:, 2].clip(0)] + _C2[mine[:, 1].clip(0)] + mine[:, 0].clip(0)
+        index = C3[mine[:, 2].clip(0)] + C2[mine[:, 1].clip(0)] + mine[:, 0].clip(0)
         features = np.take(self._features, index, axis=0)
         features[~has] = 0.0
         obs[:, at.hand : at.hand + features.shape[1]] = features
@@ -951,7 +951,7 @@ class BatchedLith:
         width = self._betting_width
         cells = (idx * width)[:, None] + np.take(self._history_cells, me, axis=0)
         history = self.betting.reshape(-1)[cells]
-        scaled = history.astype(np.float32) * self._history_scale.reshape(-1)
+        scaled = history.astype(np.float32) * self.history_scale.reshape(-1)
         np.minimum(scaled, 1.0, out=obs[:, at.history : at.raises])
         per_round = history.reshape(m, NUM_ROUNDS, n, _WIDTH)[:, :, :, 2]
         raises = per_round[:, :, 0].copy()  # summed seat by seat: a short-axis sum is slow

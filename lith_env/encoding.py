@@ -189,7 +189,7 @@ def _mask_of(size: int, keep: int, fold: bool | str | None, raise_kind: str | No
 # ---------------------------------------------------------------------------------------------
 # Observation vector
 
-_HAND_FEATURES = len(CATEGORIES) + len(QUALIFIERS) + 1
+HAND_FEATURES = len(CATEGORIES) + len(QUALIFIERS) + 1
 _EXCHANGE_FLAGS = ("discarded", "kept", "drew from the deck", "took the left neighbour's discard")
 _HISTORY = BETTING_STATS
 
@@ -200,7 +200,7 @@ def layout(num_players: int) -> dict[str, tuple[int, int]]:
     n = num_players
     fields = [
         ("own cards", NUM_CARDS),
-        ("hand", _HAND_FEATURES),
+        ("hand", HAND_FEATURES),
         ("phase", len(PHASES)),
         ("chips", 5),
         ("seats", 9 * n),
@@ -227,11 +227,11 @@ def observation_size(config: LithConfig) -> int:
 
 
 @functools.cache
-def _features_table(pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
+def features_table(pawns_and_courts: bool, excuse: str | None) -> np.ndarray:
     """:func:`hand_features` of every hand, by combinatorial index (built once, vectorized)."""
     roles = ("imposter", "beggar") if excuse == "demon" else (excuse,)
     keys = strength_table(pawns_and_courts, roles[0])
-    table = np.zeros((len(keys), _HAND_FEATURES), dtype=np.float32)
+    table = np.zeros((len(keys), HAND_FEATURES), dtype=np.float32)
     for role in roles:
         keys = strength_table(pawns_and_courts, role)
         rows = np.flatnonzero(keys >= 0)
@@ -249,11 +249,11 @@ def hand_features(cards: tuple[int, ...], config: LithConfig) -> np.ndarray:
     Under the demon Excuse (its role unknown until the showdown) this averages the imposter
     and beggar readings. A seat out of the match (no cards) gets zeros."""
     if len(cards) != 3:
-        return np.zeros(_HAND_FEATURES, dtype=np.float32)
-    return _features_table(config.pawns_and_courts, config.excuse)[hand_index(cards)]
+        return np.zeros(HAND_FEATURES, dtype=np.float32)
+    return features_table(config.pawns_and_courts, config.excuse)[hand_index(cards)]
 
 
-class _Offsets(NamedTuple):
+class FieldOffsets(NamedTuple):
     own: int
     hand: int
     phase: int
@@ -266,10 +266,10 @@ class _Offsets(NamedTuple):
 
 
 @functools.cache
-def _offsets(num_players: int) -> _Offsets:
+def field_offsets(num_players: int) -> FieldOffsets:
     where = layout(num_players)
     names = ("seats", "gave", "taken by", "got", "got from")
-    return _Offsets(
+    return FieldOffsets(
         where["own cards"][0],
         where["hand"][0],
         where["phase"][0],
@@ -294,7 +294,7 @@ class _Seen(NamedTuple):
 @functools.cache
 def _seen_from(num_players: int, me: int) -> _Seen:
     n, width = num_players, len(BETTING_STATS)
-    start = _offsets(n).history
+    start = field_offsets(n).history
     relative = tuple((s - me) % n for s in range(n))
     history = tuple(
         start + (r * n + relative[seat]) * width + stat
@@ -306,17 +306,17 @@ def _seen_from(num_players: int, me: int) -> _Seen:
 
 
 @functools.cache
-def _feature_entries(pawns_and_courts: bool, excuse: str | None) -> tuple[list, list, list]:
+def feature_entries(pawns_and_courts: bool, excuse: str | None) -> tuple[list, list, list]:
     """The nonzero entries of :func:`hand_features` of every hand, flat: those of the hand with
     combinatorial index i are ``offsets[j]``, ``values[j]`` for j in ``starts[i]:starts[i+1]``."""
-    table = _features_table(pawns_and_courts, excuse)
+    table = features_table(pawns_and_courts, excuse)
     rows, offsets = np.nonzero(table)  # row-major: grouped by hand
     starts = np.searchsorted(rows, np.arange(len(table) + 1))
     return offsets.tolist(), table[rows, offsets].tolist(), starts.tolist()
 
 
 @functools.cache
-def _history_scale(total: float, num_players: int) -> np.ndarray:
+def history_scale(total: float, num_players: int) -> np.ndarray:
     """Checks and folds as flags, calls and bets/raises in quarters (a round allows at most
     four), chips as a share of all chips at the table; tiled over rounds and seats."""
     per_seat = np.array([1.0, 0.25, 0.25, 1.0, 1.0 / total], dtype=np.float32)
@@ -324,12 +324,12 @@ def _history_scale(total: float, num_players: int) -> np.ndarray:
 
 
 @functools.cache
-def _stat_scales(total: float) -> tuple[float, ...]:
-    """The float32 scale of each betting statistic (:func:`_history_scale`), as Python floats.
+def stat_scales(total: float) -> tuple[float, ...]:
+    """The float32 scale of each betting statistic (:func:`history_scale`), as Python floats.
 
     For counts below 2**24 the float64 product ``count * scale`` is exact, so rounding it to
     float32 when it is stored gives the float32 product bit for bit."""
-    return tuple(float(x) for x in _history_scale(total, 1)[: len(BETTING_STATS)])
+    return tuple(float(x) for x in history_scale(total, 1)[: len(BETTING_STATS)])
 
 
 def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
@@ -339,7 +339,7 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     cheap, while turning a Python sequence into an array costs more than all of them."""
     n = view.num_players
     me = view.seat
-    at = _offsets(n)
+    at = field_offsets(n)
     seen = _seen_from(n, me)
     relative = seen.relative
     total = float(config.total_chips)
@@ -350,7 +350,7 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
         own = at.own
         obs[own + cards[0]] = obs[own + cards[1]] = obs[own + cards[2]] = 1.0
         hand = at.hand
-        offsets, values, starts = _feature_entries(config.pawns_and_courts, config.excuse)
+        offsets, values, starts = feature_entries(config.pawns_and_courts, config.excuse)
         index = hand_index(cards)
         for j in range(starts[index], starts[index + 1]):
             obs[hand + offsets[j]] = values[j]
@@ -416,12 +416,12 @@ def encode(view: PlayerView, config: LithConfig) -> np.ndarray:
     betting = view.betting
     if total >= 2**24:  # chip counts past float32's exact integers: let numpy round them
         counts = np.array(betting, dtype=np.float32)
-        scaled = np.minimum(counts * _history_scale(total, n), 1.0)
+        scaled = np.minimum(counts * history_scale(total, n), 1.0)
         obs[list(seen.history)] = scaled
         raises = counts.reshape(3, -1)[:, 2 :: len(BETTING_STATS)].sum(axis=1)
         np.minimum(raises * 0.25, 1.0, out=obs[at.raises : at.raises + 3])
         return obs
-    scales = _stat_scales(total)
+    scales = stat_scales(total)
     width = len(BETTING_STATS)
     per_round = n * width
     cells = seen.history
@@ -455,7 +455,7 @@ class LithObservation(NamedTuple):
 
 
 @functools.cache
-def _players_for_size(size: int) -> int:
+def players_for_size(size: int) -> int:
     for n in range(2, 11):
         if layout(n)["size"][0] == size:
             return n
@@ -465,8 +465,8 @@ def _players_for_size(size: int) -> int:
 def read(obs: np.ndarray) -> LithObservation:
     """Decode the parts of a seat's observation vector that agents use (the number of players
     follows from its length)."""
-    n = _players_for_size(len(obs))
-    at = _offsets(n)
+    n = players_for_size(len(obs))
+    at = field_offsets(n)
     cards = tuple(int(c) for c in np.flatnonzero(obs[at.own : at.own + NUM_CARDS]))
     phase_index = int(np.argmax(obs[at.phase : at.phase + len(PHASES)]))
     phase = "over" if phase_index == len(PHASES) - 1 else ("exchange" if phase_index % 2 else "bet")
@@ -477,7 +477,7 @@ def read(obs: np.ndarray) -> LithObservation:
     return LithObservation(
         num_players=n,
         cards=cards,
-        percentile=float(obs[at.hand + _HAND_FEATURES - 1]),
+        percentile=float(obs[at.hand + HAND_FEATURES - 1]),
         phase=phase,
         round=phase_index // 2,
         to_call=float(obs[at.chips + 1]),

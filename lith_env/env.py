@@ -8,7 +8,7 @@ from typing import Any
 
 from lith_env.game import LithConfig
 from lith_env.table import LithTable, check_first_decision
-from tablegame.engine import Agent
+from tablegame.agent import Agent
 from tablegame.gym_env import SingleSeatEnv, resolve_opponents
 
 __all__ = ["LithEnv"]

@@ -18,7 +18,7 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, NoReturn
+from typing import ClassVar, NamedTuple, NoReturn
 
 import numpy as np
 
@@ -41,7 +41,7 @@ __all__ = [
 EXCUSE_VARIANTS = (*EXCUSE_ROLES, "demon")
 NUM_ROUNDS = 3
 BETTING_STATS = ("checks", "calls", "bets and raises", "folds", "chips")
-_STAT_COLUMN = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}
+STAT_COLUMN = {"check": 0, "call": 1, "bet": 2, "raise": 2, "fold": 3}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -57,6 +57,8 @@ class LithConfig:
     (card names or ids, kept as sorted ids; ``None``: that whole deck). Hand strengths stay
     those of the whole deck: the subset only decides which cards are dealt and drawn.
     """
+
+    game: ClassVar[str] = "lith"  # the game's name in agent specs and --game
 
     num_players: int = 2
     betting: str = "limit"
@@ -590,7 +592,7 @@ class LithHand:
         # The public betting summary: per round and seat, checks, calls, bets and raises,
         # folded, chips put in.
         at = (self.round * self.n + seat) * len(BETTING_STATS)
-        self._betting[at + _STAT_COLUMN[kind]] += 1
+        self._betting[at + STAT_COLUMN[kind]] += 1
         self._betting[at + 4] += chips
 
         if kind == "fold" and self.folded.count(False) == 1:

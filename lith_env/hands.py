@@ -210,8 +210,8 @@ def _hand_keys(triples: np.ndarray, pawns_and_courts: bool) -> np.ndarray:
 # index C(hi + 2, 3) + C(mid + 1, 2) + lo. Multisets with a repeated card and hands with a card
 # outside the deck in play hold -1, so one check catches every invalid hand.
 
-_C3 = np.array([math.comb(i + 2, 3) for i in range(NUM_CARDS)], dtype=np.int64)
-_C2 = np.array([math.comb(i + 1, 2) for i in range(NUM_CARDS)], dtype=np.int64)
+C3 = np.array([math.comb(i + 2, 3) for i in range(NUM_CARDS)], dtype=np.int64)
+C2 = np.array([math.comb(i + 1, 2) for i in range(NUM_CARDS)], dtype=np.int64)
 _TABLE_SIZE = math.comb(NUM_CARDS + 2, 3)
 
 
@@ -224,7 +224,7 @@ def _all_triples() -> np.ndarray:
 
 
 def _index_sorted(lo: np.ndarray, mid: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    return _C3[hi] + _C2[mid] + lo
+    return C3[hi] + C2[mid] + lo
 
 
 def _check_excuse(excuse: str | None) -> None:
@@ -308,7 +308,7 @@ _CHUNK = 65536  # hands per block: keeps the intermediates in cache
 @functools.cache
 def _pair_index(dtype: np.dtype) -> np.ndarray:
     """C(hi + 2, 3) + C(mid + 1, 2) at [hi * NUM_CARDS + mid]: two index terms in one gather."""
-    return (_C3[:, None] + _C2[None, :]).ravel().astype(dtype)
+    return (C3[:, None] + C2[None, :]).ravel().astype(dtype)
 
 
 def _lookup(hands: object, table: np.ndarray) -> np.ndarray:
@@ -406,7 +406,7 @@ def _scalar_tables(pawns_and_courts: bool, excuse: str | None) -> tuple[list[int
     )
 
 
-_C3_LIST, _C2_LIST = _C3.tolist(), _C2.tolist()
+_C3_LIST, _C2_LIST = C3.tolist(), C2.tolist()
 
 
 def hand_index(cards: Sequence[int]) -> int:

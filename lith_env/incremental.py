@@ -22,14 +22,14 @@ import numpy as np
 
 from lith_env.cards import NUM_CARDS
 from lith_env.encoding import (
-    _HAND_FEATURES,
+    HAND_FEATURES,
     PHASES,
-    _feature_entries,
-    _offsets,
-    _stat_scales,
     encode,
+    feature_entries,
+    field_offsets,
+    stat_scales,
 )
-from lith_env.game import _STAT_COLUMN, BETTING_STATS, NUM_ROUNDS, LithConfig, LithHand
+from lith_env.game import BETTING_STATS, NUM_ROUNDS, STAT_COLUMN, LithConfig, LithHand
 from lith_env.hands import hand_index
 
 __all__ = ["IncrementalEncoder"]
@@ -47,12 +47,12 @@ class IncrementalEncoder:
 
     def __init__(self, config: LithConfig) -> None:
         n = config.num_players
-        at = _offsets(n)
+        at = field_offsets(n)
         self.config, self.n, self.at = config, n, at
         self.total = float(config.total_chips)
         # Past float32's exact integers the reference rounds through numpy: use it as it is.
         self.exact = self.total < 2**24
-        self.scales = _stat_scales(self.total)
+        self.scales = stat_scales(self.total)
         self.public = np.zeros(at.size + 1, dtype=np.float32)  # the last cell stays 0
         self.gathers = [_gather(n, me) for me in range(n)]
         self.hand: LithHand | None = None
@@ -88,7 +88,7 @@ class IncrementalEncoder:
                 r, seat = entry["round"], entry["seat"]
                 acted = seat if acted is None or acted == seat else -1
                 if entry["phase"] == "bet":
-                    stat = _STAT_COLUMN[entry["kind"]]
+                    stat = STAT_COLUMN[entry["kind"]]
                     i = (r * n + seat) * _WIDTH
                     value = summary[i + stat] * scales[stat]
                     pub[at.history + i + stat] = value if value < 1.0 else 1.0
@@ -231,8 +231,8 @@ def _hand_cells(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The own-card and hand-feature entries of a hand (the same cells in every layout: both
     fields come first)."""
-    at = _offsets(2)
-    offsets, values, starts = _feature_entries(pawns_and_courts, excuse)
+    at = field_offsets(2)
+    offsets, values, starts = feature_entries(pawns_and_courts, excuse)
     index = hand_index(cards)
     cells = [at.own + c for c in cards]
     cells += [at.hand + offsets[j] for j in range(starts[index], starts[index + 1])]
@@ -246,11 +246,11 @@ def _hand_cells(
 def _gather(n: int, me: int) -> np.ndarray:
     """For every cell of ``me``'s observation, the public cell it copies: seat blocks and the
     betting summary rotated to seats in order from ``me``, private cells from the blank cell."""
-    at = _offsets(n)
+    at = field_offsets(n)
     blank = at.size
     index = np.arange(at.size + 1)
     index[at.own : at.own + NUM_CARDS] = blank
-    index[at.hand : at.hand + _HAND_FEATURES] = blank
+    index[at.hand : at.hand + HAND_FEATURES] = blank
     index[[at.chips + 1, at.chips + 3, at.chips + 4]] = blank
     for position in range(n):
         seat = (me + position) % n

@@ -36,6 +36,7 @@ from lith_env.game import EXCUSE_VARIANTS, Action, LithConfig, LithGame, PlayerV
 from lith_env.hands import classify, hand_strength, tie_order
 from lith_env.history import save_records
 from lith_env.table import seat_status
+from tablegame.cli import int_at_least
 from tablegame.engine import as_action_id
 from tablegame.terminal import (
     Prompter,
@@ -46,7 +47,6 @@ from tablegame.terminal import (
     make_bots,
     run_session,
     seat_bots,
-    seed,
 )
 
 __all__ = ["main"]
@@ -89,7 +89,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
     )
     parser.add_argument(
         "--seed",
-        type=seed,
+        type=int_at_least(0),
         default=None,
         help="seed of the deals and the bots, to play the same match again (default: a new "
         "match every time)",

@@ -26,11 +26,11 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from agents.base import act_batch
 from lith_env.batched import BatchedLith
 from lith_env.game import LithConfig
 from lith_env.table import check_first_decision
-from tablegame.engine import Agent, IllegalActionError
+from tablegame.agent import Agent, act_batch
+from tablegame.engine import IllegalActionError
 from tablegame.gym_env import check_learner_seat, check_reward_scale, resolve_opponents
 
 __all__ = ["LithAllSeatsVectorEnv", "LithVectorEnv"]

@@ -3,11 +3,11 @@ all games. Plain Python: no Gymnasium, PettingZoo or torch here."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "IllegalActionError", "TurnBasedGame", "as_action_id", "illegal_id_error"]
+__all__ = ["IllegalActionError", "TurnBasedGame", "as_action_id", "illegal_id_error"]
 
 
 class IllegalActionError(ValueError):
@@ -75,22 +75,3 @@ class TurnBasedGame(Protocol):
     def is_out(self, seat: int) -> bool: ...
 
     def render_text(self, seat: int | None = None) -> str: ...
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """A player: picks an action id from its seat's observation and legal-action mask.
-
-    ``reset(seed=None)`` starts an episode (a seed reseeds the agent's randomness). An agent
-    may set ``needs_observation = False`` to say it reads only the mask; it then gets ``None``
-    for the observation and the env skips encoding it.
-
-    Optional: ``act_batch(observations, masks)`` (many tables in one call) and
-    ``action_probabilities(observations, masks) -> (k, actions)``, the probability of each
-    action id as the agent plays; exact measures of a strategy
-    (``agents.exploitability``) need it from an agent that draws its actions at random.
-    """
-
-    def act(self, observation: Any, action_mask: np.ndarray) -> int: ...
-
-    def reset(self) -> None: ...

@@ -16,7 +16,9 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from tablegame.engine import Agent, IllegalActionError, TurnBasedGame, as_action_id
+from tablegame.agent import Agent
+from tablegame.engine import IllegalActionError, TurnBasedGame, as_action_id
+from tablegame.registry import make_agent
 
 __all__ = [
     "LegalDiscrete",
@@ -64,8 +66,6 @@ def resolve_opponents(
 ) -> list[Agent]:
     """``count`` opponent agents from a spec string, an agent, or one of either per seat;
     built-in agents get the game's rules (``config``)."""
-    from agents import make_agent
-
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):
         opponents = [opponents] * count  # type: ignore[list-item]
     if len(opponents) != count:

@@ -23,20 +23,19 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
-from agents.base import AGENTS, Agent, make_agent
-from agents.rules import game_config, parse_rules, rule_names
+from tablegame.agent import Agent
+from tablegame.registry import agent_names, make_agent
+from tablegame.rules import make_config, parse_rules, rule_names
 
 __all__ = [
     "Prompter",
     "Quit",
     "RuleOptions",
-    "agent_names",
     "bots_help",
     "history_path",
     "make_bots",
     "run_session",
     "seat_bots",
-    "seed",
 ]
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -108,17 +107,6 @@ class Prompter:
 # Options
 
 
-def seed(text: str) -> int:
-    """argparse type of ``--seed``: a non-negative whole number."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative whole number, got {text!r}")
-    return value
-
-
 def _shown(value: Any) -> str:
     """A config default as a person would type it on the command line."""
     if value is None:
@@ -169,7 +157,8 @@ class RuleOptions:
     def add_rule_option(self) -> None:
         """``--rule key=value``, repeatable; call after the rule flags."""
         defaults = ", ".join(
-            _rule_default(name, getattr(self.defaults, name)) for name in rule_names(self.game)
+            _rule_default(name, getattr(self.defaults, name))
+            for name in rule_names(type(self.defaults))
         )
         self.parser.add_argument(
             "--rule",
@@ -183,7 +172,7 @@ class RuleOptions:
     def config(self, args: argparse.Namespace, num_players: int) -> Any:
         """The game's config from the rule flags given and the ``--rule`` options."""
         given = {field: getattr(args, field) for field in self.flags if hasattr(args, field)}
-        rules = parse_rules(args.rule, self.game)
+        rules = parse_rules(args.rule, type(self.defaults))
         keys = [text.partition("=")[0].strip() for text in args.rule]
         for key in rules:
             if keys.count(key) > 1:
@@ -191,7 +180,7 @@ class RuleOptions:
             if key in given:
                 raise ValueError(f"{self.flags[key]} and --rule {key} both set {key}; give it once")
         try:
-            return game_config(self.game, num_players, {**given, **rules})
+            return make_config(type(self.defaults), num_players, {**given, **rules})
         except ValueError as error:
             raise ValueError(self._name_option(str(error), args)) from None
 
@@ -209,14 +198,6 @@ class RuleOptions:
         field, sep, why = message.partition(":")
         option = self.set_by(args).get(field) or self.flags.get(field)
         return f"{option}:{why}" if sep and option else message
-
-
-def agent_names(game: str) -> list[str]:
-    """The names of the built-in agents of a game, ``ppo`` included."""
-    from agents.base import load_agents
-
-    load_agents()
-    return sorted(AGENTS[game])
 
 
 def bots_help(game: str, default: str) -> str:

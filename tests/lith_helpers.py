@@ -10,7 +10,7 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-from agents.lith import CallerAgent
+from agents.lith_heuristics import CallerAgent
 from lith_env.cards import EXCUSE, card_id, deck
 from lith_env.game import Action, LegalActions, LithConfig, LithHand
 from lith_env.hands import CATEGORIES, QUALIFIERS
@@ -135,9 +135,9 @@ def beggar_distribution(pawns_and_courts: bool) -> dict[str, dict[str, int]]:
 def one_round_exploitability(model_path) -> float:
     """The exact exploitability (chips a hand) of a PPO model's sampling policy on the
     one-round heads-up game."""
-    from agents.base import make_agent
-    from agents.exploitability import best_response_to, solvable_game
-    from agents.rules import game_config
+    from games import game_config
+    from lith_solver.exploitability import best_response_to, solvable_game
+    from tablegame.registry import make_agent
 
     config = game_config("lith", 2, {"rounds": 1})
     agent = make_agent(f"ppo:{model_path}:deterministic=false", "lith", config=config)

@@ -8,13 +8,13 @@ import pytest
 
 import gendeneia_env
 import lith_env
-from agents import make_agent
-from agents.lith import BluffAgent, CallerAgent, RockAgent, TagAgent
+from agents.lith_heuristics import BluffAgent, CallerAgent, RockAgent, TagAgent
 from gendeneia_env.encoding import encode as g_encode
 from lith_env.cards import card_ids
 from lith_env.encoding import action_mask, encode
 from lith_env.exchange import best_discard, discard_values, unseen_cards
 from lith_env.game import LithConfig
+from tablegame.registry import make_agent
 from tests.gendeneia_helpers import arrange, new_game
 from tests.lith_helpers import CHECK, bet, play, stacked_hand
 
@@ -251,7 +251,7 @@ def test_env_opponents_get_the_rules():
 
 
 def test_uniform_legal_draws_legal_actions_uniformly():
-    from agents.base import uniform_legal
+    from tablegame.agent import uniform_legal
 
     rng = np.random.default_rng(0)
     masks = (rng.random((5000, 7)) < 0.5).astype(np.int8)
@@ -267,7 +267,7 @@ def test_uniform_legal_draws_legal_actions_uniformly():
 
 
 def test_legal_ids_are_flatnonzero_for_every_mask_kind():
-    from agents.base import legal_ids
+    from tablegame.agent import legal_ids
 
     rng = np.random.default_rng(3)
     for dtype in (np.int8, bool, np.int64):
@@ -295,8 +295,7 @@ def test_random_agent_draws_as_it_always_did():
 
 
 def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes():
-    from agents.base import AGENTS
-    from agents.tournament import agent_catalogue
+    from tablegame.registry import AGENTS, agent_catalogue
 
     for game in ("lith", "gendeneia"):
         entries = re.findall(r"([\w:]+)(?: \(([^)]*)\))?(?:, |$)", agent_catalogue(game))

@@ -4,7 +4,7 @@ import gymnasium as gym
 import pytest
 
 import lith_env  # registers Lith-v0
-from agents.base import RandomAgent
+from agents.random_agent import RandomAgent
 from benchmarks.run import lith_decisions, main, run_aec, run_gym
 
 
@@ -62,6 +62,7 @@ def test_help_shows_every_default(capsys):
     assert "(default: 1000000)" in text and "(default: 1,64,1024,4096)" in text
 
 
+@pytest.mark.slow
 def test_solver_benchmark_counts_information_sets():
     from benchmarks.run import bench_solver
 

@@ -19,6 +19,7 @@ BASE = [
 DESCENT = [*BASE, "--rule", "rounds=1"]
 
 
+@pytest.mark.slow
 def test_the_learner_trained_against_its_best_response_becomes_hard_to_exploit(tmp_path):
     out = tmp_path / "run"
     argv = [*DESCENT, "--self-play-every", "4096", "--timesteps", "24576", "--out", str(out)]
@@ -56,6 +57,7 @@ def test_the_learner_trained_against_its_best_response_becomes_hard_to_exploit(t
     assert model.lr_schedule(0.0) == pytest.approx(1e-4)
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_descent_and_a_resume_continues_it(tmp_path):
     runs = []
     for name in ("a", "b"):
@@ -118,6 +120,7 @@ def test_bad_best_response_options_are_named(argv, message, tmp_path, capsys):
     assert not (tmp_path / "never").exists()
 
 
+@pytest.mark.slow
 def test_a_game_with_exchanges_descends_too(tmp_path):
     """Two rounds on seven cards (six dealt, one to draw): the exchange game's solver gives the
     best responses."""

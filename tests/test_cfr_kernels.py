@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from lith_env.cfr_kernels import (
+from lith_solver.kernels import (
     discounted_update,
     factored_sums,
     moved_reach,
     regret_matching,
     summed_into_parents,
 )
-from lith_env.solve import dcfr_weights, normalized
+from lith_solver.one_round import dcfr_weights, normalized
 
 
 def dcfr_update(regret, sums, instant, contribution, t):

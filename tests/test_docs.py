@@ -31,7 +31,7 @@ TIMEOUT = 120
 # the first listed prefix it starts with (after "python"), longest first.
 SMALL: dict[str, list[tuple[str, str]]] = {
     "-m lith_env.hands": [],
-    "-m agents.tournament": [
+    "-m tournaments": [
         ("--hands 20000", "--hands 40"),
         ("--hands 4000", "--hands 40"),
         ("--hands 2000", "--hands 40"),
@@ -43,9 +43,9 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--record 2000", "--record 10"),
         ("--ray auto", "--ray"),  # a local Ray: the examples' cluster is not here
     ],
-    "-m agents.analyze": [],
-    "-m agents.exploitability": [],
-    "-m lith_env.solve": [
+    "-m tournaments.report": [],
+    "-m lith_solver exploitability": [],
+    "-m lith_solver solve": [
         ("--target 0.0001", "--iterations 5 --check-every 5"),
         # the checkpoint example: the smallest three-round game, stopped and resumed
         ("cards=0,2,4,6,8,10,12,14,16 ", "cards=0,5,9,14,20,26,31,38 --rule max_raises=0 "),
@@ -53,7 +53,7 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--iterations 6000 --check-every 200", "--iterations 8 --check-every 2"),
         ("--ray auto", "--ray"),
     ],
-    "-m agents.exploiter": [
+    "-m training.exploiter": [
         ("--timesteps 700000", "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 40"),
         ("--ray auto", "--ray"),
     ],
@@ -65,11 +65,11 @@ SMALL: dict[str, list[tuple[str, str]]] = {
 # What a block needs in its folder before it runs, made by the real programs: (page, a line of
 # the block) -> commands, each with the answers typed at its prompts.
 SETUP: dict[tuple[str, str], list[tuple[list[str], str]]] = {
-    ("docs/tournaments.md", "python -m agents.analyze results/lith"): [
+    ("docs/tournaments.md", "python -m tournaments.report results/lith"): [
         (
             [
                 "-m",
-                "agents.tournament",
+                "tournaments",
                 "--agents",
                 "tag,bluffer",
                 "--hands",
@@ -121,6 +121,28 @@ def _blocks(language: str) -> list[tuple[str, str]]:
     return found
 
 
+# Real runs that take a fraction of a second: every other command run for real trains, solves
+# or plays for seconds, and marks its block slow (``make test-fast`` leaves those out).
+QUICK_PROGRAMS = ("-m lith_env.hands",)
+
+
+def _runs_long(language: str, block: str) -> bool:
+    """Whether a block trains a network (python) or runs a program for real (sh)."""
+    if language == "python":
+        return ".learn(" in block
+    return any(
+        _small(command) is not None and not _arguments(command).startswith(QUICK_PROGRAMS)
+        for command in _commands(block)
+    )
+
+
+def _params(language: str) -> list:
+    return [
+        pytest.param(*b, id=b[0], marks=[pytest.mark.slow] if _runs_long(language, b[1]) else [])
+        for b in _blocks(language)
+    ]
+
+
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)  # train.py and the packages, from any folder
@@ -149,9 +171,14 @@ def _program(command: str) -> list[str]:
     return [sys.executable, *words[1:]]
 
 
+def _arguments(command: str) -> str:
+    """A command without its ``VAR=value`` prefixes and its program (``python``)."""
+    return re.sub(r"^(?:[A-Z_]+=\S*\s+)+", "", command).split(" ", 1)[1]
+
+
 def _small(command: str) -> str | None:
     command = re.sub(r"^(?:[A-Z_]+=\S*\s+)+", "", command)
-    rest = command.split(" ", 1)[1]
+    rest = _arguments(command)
     for prefix in sorted(SMALL, key=len, reverse=True):
         if rest.startswith(prefix):
             for old, new in SMALL[prefix]:
@@ -180,7 +207,7 @@ def _set_up(where: str, block: str, folder: Path) -> None:
                 )
 
 
-@pytest.mark.parametrize("where,code", [pytest.param(*b, id=b[0]) for b in _blocks("python")])
+@pytest.mark.parametrize("where,code", _params("python"))
 def test_python_block_runs(where, code, tmp_path):
     _set_up(where, code, tmp_path)
     done = subprocess.run(
@@ -195,19 +222,23 @@ def test_python_block_runs(where, code, tmp_path):
 
 
 def _run_on_the_tests_ray(command: str, folder: Path, request, monkeypatch) -> int | None:
-    """Run ``python -m MODULE ARGS`` as ``MODULE.main(ARGS)`` in ``folder``, on the Ray of the
-    ``ray_cluster`` fixture (``--ray`` without an address uses the Ray already connected)."""
+    """Run ``python -m MODULE ARGS`` as ``MODULE.main(ARGS)`` (a package's: its ``cli``'s) in
+    ``folder``, on the Ray of the ``ray_cluster`` fixture (``--ray`` without an address uses
+    the Ray already connected)."""
     request.getfixturevalue("ray_cluster")
     words = _program(command)
     assert words[1] == "-m", f"not a python -m command: {command}"
     monkeypatch.chdir(folder)
+    module = importlib.import_module(words[2])
+    if not hasattr(module, "main"):  # a package run as python -m PACKAGE: its cli module
+        module = importlib.import_module(f"{words[2]}.cli")
     try:
-        return importlib.import_module(words[2]).main(words[3:])
+        return module.main(words[3:])
     except SystemExit as stop:
         return stop.code
 
 
-@pytest.mark.parametrize("where,block", [pytest.param(*b, id=b[0]) for b in _blocks("sh")])
+@pytest.mark.parametrize("where,block", _params("sh"))
 def test_sh_block_runs(where, block, tmp_path, request, monkeypatch):
     _set_up(where, block, tmp_path)
     for command in _commands(block):

@@ -6,6 +6,7 @@ import json
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ configs = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(config=configs, seed=st.integers(0, 2**32), policy=st.integers(0, 2**32))
 def test_random_play_conserves_every_card(config, seed, policy):

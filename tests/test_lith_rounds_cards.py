@@ -11,9 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lith_env
-from agents.base import make_agent
-from agents.rules import game_config, parse_rules
-from agents.tournament import lith_deal, new_lith_hand
+from games import game_config, parse_rules
 from lith_env import play as lith_play
 from lith_env.batched import BatchedLith
 from lith_env.cards import CARDS, EXCUSE, card_id, deck
@@ -23,7 +21,9 @@ from lith_env.game import LithConfig, LithGame
 from lith_env.history import hand_record, load_records, replay_hand
 from lith_env.table import LithTable
 from lith_env.vector import LithAllSeatsVectorEnv, LithVectorEnv
+from tablegame.registry import make_agent
 from tests.lith_helpers import CALL, CHECK, KEEP, bet, play, random_action, stacked_hand
+from tournaments.per_table import lith_deal, new_lith_hand
 
 NINE = ("The Author", "The Desert", "The Origin", "The Journey", "The Painter")
 NINE += ("The Savage", "The Mountain", "The Sailor", "The Battle")

@@ -9,16 +9,18 @@ from gymnasium.vector.utils import batch_space
 
 import lith_env
 import train
-from agents import make_agent
-from agents.batched_tournament import run_batched_tournament
-from agents.tournament import TournamentSpec, run_tournament
-from agents.tournament import main as tournament_main
 from lith_env.game import LithConfig
 from lith_env.table import LithTable
 from lith_env.vector import LithAllSeatsVectorEnv, LithVectorEnv
 from tablegame.engine import IllegalActionError
+from tablegame.registry import make_agent
 from tablegame.sb3_vec import SB3VecEnv
 from tests.lith_helpers import PatientCaller
+from tournaments.batched_tables import run_batched_tournament
+from tournaments.cli import main as tournament_main
+from tournaments.per_table import run_tournament
+from tournaments.spec import TournamentSpec
+from training.config import TrainConfig
 
 
 def random_actions(masks, rng):
@@ -48,6 +50,7 @@ def test_make_vec_builds_the_batched_env_with_lith_v0_spaces():
     assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
 
 
+@pytest.mark.slow
 def test_vector_env_steps_masks_rewards_and_autoreset():
     env = LithVectorEnv(16, num_players=3, opponents=["caller", "tag"])
     rng = np.random.default_rng(0)
@@ -284,9 +287,7 @@ def test_train_py_batched_run_with_self_play(tmp_path):
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["evaluations"]
     with pytest.raises(ValueError, match="vec_env: batched is for lith only"):
-        train.TrainConfig(
-            game="gendeneia", players=3, opponents=["greedy"], vec_env="batched"
-        ).validate()
+        TrainConfig(game="gendeneia", players=3, opponents=["greedy"], vec_env="batched").validate()
 
 
 def test_lith_env_module_registers_the_vector_entry_point():

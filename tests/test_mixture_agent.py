@@ -8,15 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.batched_tournament import run_batched_tournament
-from agents.exploitability import exploitability
-from agents.metagame import nash_with_margins, nash_with_margins_limit
 from agents.mixture import read_mixture
-from agents.tournament import TournamentSpec, run_tournament
 from lith_env.game import LithConfig
-from lith_env.solve import OneRoundGame
 from lith_env.vector import LithVectorEnv
+from lith_solver.exploitability import exploitability
+from lith_solver.one_round import OneRoundGame
+from tablegame.registry import make_agent
+from tournaments.batched_tables import run_batched_tournament
+from tournaments.metagame import nash_with_margins, nash_with_margins_limit
+from tournaments.per_table import run_tournament
+from tournaments.spec import TournamentSpec
 
 
 def _pool(folder: Path, members: list[str], weights: list[float]) -> Path:
@@ -186,7 +187,7 @@ def test_bad_mixtures_are_named(tmp_path, content, message):
 
 
 def test_the_exploiter_cli_names_a_bad_mixture_target(tmp_path, capsys):
-    from agents.exploiter import main
+    from training.exploiter import main
 
     with pytest.raises(SystemExit) as stop:
         main(["--target", f"mixture:{tmp_path}", "--out", str(tmp_path / "out")])

@@ -210,7 +210,7 @@ def test_every_lith_card_name_is_distinct():  # the privacy test matches names a
         (["--players", "two"], "argument --players: invalid int value: 'two'"),
         (["--seat", "5"], "--seat: must be 0-1 at a 2-player table, got 5"),
         (["--seat", "-1", "--players", "3"], "--seat: must be 0-2 at a 3-player table, got -1"),
-        (["--seed", "-3"], "argument --seed: must be a non-negative whole number, got '-3'"),
+        (["--seed", "-3"], "argument --seed: must be at least 0, got -3"),
         (["--chips", "0"], "--chips: must be positive integers, got 0"),
         (["--chips", "-5"], "--chips: must be positive integers, got -5"),
         (["--ante", "-1"], "--ante: must be a non-negative integer, got -1"),
@@ -249,7 +249,7 @@ def test_lith_bad_options_stop_before_the_table_naming_the_option(argv, message,
     [
         (["--players", "7"], "--players: must be an integer from 2 to 6, got 7"),
         (["--seat", "3"], "--seat: must be 0-2 at a 3-player table, got 3"),
-        (["--seed", "x"], "argument --seed: must be a non-negative whole number, got 'x'"),
+        (["--seed", "x"], "argument --seed: must be an integer, got 'x'"),
         (["--twist-any", "Nobody"], "--twist-any: 'Nobody' is not one of Zelteta (0)"),
         (["--twist-suit", "0"], "--twist-suit: 0 is not one of"),
         (["--rounds", "none"], "--rounds: the game needs an end"),
@@ -334,6 +334,7 @@ def test_ppo_models_that_fit_play_a_game(models, tmp_path, capsys):
     assert code == 0 and "The game is over" in screen
 
 
+@pytest.mark.slow
 def test_misfit_model_from_the_shell_exits_2_without_traceback(models):
     done = subprocess.run(
         [

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import train
-from agents.metagame import meta_mixture, nash_zero_sum, projected_replicator_dynamics
-from agents.population import Population, member_spec
+from tournaments.metagame import meta_mixture, nash_zero_sum, projected_replicator_dynamics
+from tournaments.population import Population, member_spec
+from training.opponents import PoolOpponent
 
 RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
 
@@ -110,7 +111,7 @@ def test_opponents_draw_members_by_the_mixture(tmp_path):
     (tmp_path / "mixture.json").write_text(
         json.dumps({"members": ["tag", "rock"], "weights": [0.0, 1.0]})
     )
-    opponent = train.PoolOpponent(
+    opponent = PoolOpponent(
         ["tag", "rock", "self"], "lith", tmp_path, 5, seed=1, mixture_file=tmp_path / "mixture.json"
     )
     for seed in range(20):
@@ -138,6 +139,7 @@ TINY = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_tiny_population_run_grows_its_population_and_resumes(tmp_path):
     out = tmp_path / "run"
     assert train.main([*TINY, "--out", str(out)]) == 0
@@ -163,6 +165,7 @@ def test_a_tiny_population_run_grows_its_population_and_resumes(tmp_path):
 NASH = ["--mixture", "nash", "--opponents", "tag,self", "--self-play-every", "512"]
 
 
+@pytest.mark.slow
 def test_exploiters_of_the_snapshots_join_the_population(tmp_path):
     """exploiter_every: a best response to the snapshot just taken is trained and joins the
     population as a member (a league's exploiter), drawn by the mixture like the others."""
@@ -184,7 +187,7 @@ def test_exploiters_of_the_snapshots_join_the_population(tmp_path):
         assert found["steps"] >= 256 and (out / "pool" / f"exploiter_{step}.zip").is_file()
     mixture = json.loads((out / "pool" / "mixture.json").read_text())
     assert mixture["members"] == saved["members"]
-    opponent = train.PoolOpponent(
+    opponent = PoolOpponent(
         ["tag", "bluffer", "self"], "lith", out / "pool", 5, seed=1,
         mixture_file=out / "pool" / "mixture.json",
     )  # fmt: skip
@@ -192,6 +195,7 @@ def test_exploiters_of_the_snapshots_join_the_population(tmp_path):
     assert member_spec("exploiter_512.zip", out / "pool").endswith(":deterministic=false")
 
 
+@pytest.mark.slow
 def test_exploiters_of_the_equilibrium_mixture_join_the_population(tmp_path):
     """exploiter_target = mixture: PSRO's best response step, each exploiter trained against
     the population's equilibrium mixture as it stands when the snapshot joins."""

@@ -1,4 +1,4 @@
-"""``agents.psro``: exploiters of a finished population's equilibrium join it, PSRO's step."""
+"""``training.psro``: exploiters of a finished population's equilibrium join it, PSRO's step."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import train
-from agents.psro import main, psro_iterations
+from training.psro import main, psro_iterations
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -27,6 +27,7 @@ def population_run(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_an_exploiter_of_the_mixture_joins_and_the_equilibrium_is_solved_again(
     population_run, tmp_path
 ):

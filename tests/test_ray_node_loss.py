@@ -11,14 +11,18 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+pytestmark = pytest.mark.ray  # a Ray cluster of its own, in a subprocess
+
 SCRIPT = textwrap.dedent(
     """
     import json, os, threading, time
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     from ray.cluster_utils import Cluster
-    from agents.tournament import TournamentSpec, run_tournament
+    from tournaments.per_table import TournamentSpec, run_tournament
     from distributed.cluster import connect
-    from distributed.tournament import run_tournament_on_ray
+    from tournaments.on_ray import run_tournament_on_ray
 
     import ray
 
@@ -69,6 +73,7 @@ SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_node_lost_mid_tournament_changes_nothing():
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT],

@@ -1,4 +1,4 @@
-"""Several solver configurations at once (lith_env.solve --vary, --ray): the same strategies
+"""Several solver configurations at once (lith_solver.one_round --vary, --ray): the same strategies
 and figures one after another here or as Ray tasks."""
 
 from __future__ import annotations
@@ -7,15 +7,16 @@ import json
 
 import pytest
 
-from lith_env import solve
+from lith_solver.cli import main as lith_solver_main
 
 DECK = ["--rule", "cards=0,2,4,6,8,10,12,14,16", "--iterations", "60"]
 
 
+@pytest.mark.slow
 def test_varied_configurations_solve_alike_here_and_on_ray(ray_cluster, tmp_path, capsys):
     vary = ["--vary", "excuse=none", "--vary", "bet_sizes=1,2,4"]
-    assert solve.main([*DECK, *vary, "--out", str(tmp_path / "here")]) == 0
-    assert solve.main([*DECK, *vary, "--ray", "--out", str(tmp_path / "there")]) == 0
+    assert lith_solver_main(["solve", *DECK, *vary, "--out", str(tmp_path / "here")]) == 0
+    assert lith_solver_main(["solve", *DECK, *vary, "--ray", "--out", str(tmp_path / "there")]) == 0
     assert "solved configurations" in capsys.readouterr().out
     here = json.loads((tmp_path / "here" / "solves.json").read_text())
     there = json.loads((tmp_path / "there" / "solves.json").read_text())
@@ -40,7 +41,7 @@ def test_varied_configurations_solve_alike_here_and_on_ray(ray_cluster, tmp_path
 )
 def test_bad_variations_exit_2_before_solving(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
-        solve.main([*DECK, *argv, "--out", str(tmp_path / "never")])
+        lith_solver_main(["solve", *DECK, *argv, "--out", str(tmp_path / "never")])
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "never").exists()

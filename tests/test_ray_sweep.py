@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from experiments import run as experiments_run
-from experiments.sweep import parse_seeds, summarize_sweep, sweep_report
+from experiments.sweep import summarize_sweep, sweep_report
+from tablegame.cli import parse_seeds
 
 TINY = (
     'opponents = ["caller"]\ntimesteps = 128\nout = "{out}"\nn_envs = 2\nn_steps = 64\n'
@@ -29,12 +30,13 @@ def test_seeds_are_read_as_lists_and_ranges():
     assert parse_seeds("1-4") == [1, 2, 3, 4]
     assert parse_seeds("1,3,5") == [1, 3, 5]
     assert parse_seeds("0-2,7") == [0, 1, 2, 7]
+    assert parse_seeds("3") == [3]  # one seed of a sweep's recipe
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("3", "at least two seeds"),
+        ("4294967296", "from 0 to 4294967295"),
         ("1,1", "listed twice"),
         ("1-3,2", "listed twice"),
         ("5-2", "'5-2' is not a range"),
@@ -84,8 +86,8 @@ def test_a_sweep_report_names_only_the_rows_it_has_and_its_bot():
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--ray"], "--ray: only with --seeds"),
-        (["--seeds", "4"], "--seeds: a sweep needs at least two seeds"),
+        (["--ray"], "--ray: only with --seed or --seeds"),
+        (["--seeds", "4,4"], "--seeds: a seed is listed twice"),
         (["--seeds", "1-2", "--ray", "nowhere"], "--ray: ray address: local, auto, HOST:PORT"),
         (["--seeds", "1-2", "--ray", "--report-only"], "--ray: --report-only trains nothing"),
     ],
@@ -99,6 +101,7 @@ def test_bad_sweep_flags_exit_2_before_training(tmp_path, argv, message, capsys)
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_a_sweep_on_ray_gives_the_figures_of_a_sweep_here(ray_cluster, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     here = tiny(tmp_path, "runs/here")

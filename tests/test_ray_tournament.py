@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from agents import tournament
-from agents.batched_tournament import run_batched_tournament
-from agents.tournament import TournamentSpec, run_tournament
 from distributed import cluster
 from distributed.cluster import ClusterError, check_versions, parse_address
 from distributed.files import digest_of, pack, unpack, unpacked
-from distributed.tournament import blocks_per_task, run_tournament_on_ray
+from tournaments import cli as tournament
+from tournaments.batched_tables import run_batched_tournament
+from tournaments.on_ray import blocks_per_task, run_tournament_on_ray
+from tournaments.per_table import run_tournament
+from tournaments.spec import TournamentSpec
 
 
 def public(result: dict) -> dict:
@@ -39,6 +40,7 @@ def model(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_per_table_results_are_identical_to_one_process(ray_cluster, model):
     spec = TournamentSpec(
         game="lith",
@@ -95,6 +97,7 @@ def _kill_first_task_worker(title: str, killed: list[int], stop: threading.Event
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_tournament_changes_nothing(ray_cluster):
     spec = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=3000, seed=11)
     expected = public(run_tournament(spec))
@@ -136,7 +139,7 @@ def test_an_unreachable_cluster_is_a_clear_error_within_seconds():
     port = _closed_port()
     started = time.monotonic()
     with pytest.raises(ClusterError, match=rf"127\.0\.0\.1:{port}.*nothing answers"):
-        cluster._probe(f"127.0.0.1:{port}")
+        cluster.connect(f"127.0.0.1:{port}")
     assert time.monotonic() - started < 30
 
 
@@ -151,6 +154,7 @@ def test_the_tournament_command_names_an_unreachable_cluster(capsys):
     assert "Traceback" not in error
 
 
+@pytest.mark.slow
 def test_a_node_with_other_library_versions_is_refused(ray_cluster):
     check_versions()  # this machine's own versions: every node matches
     expected = {**cluster.library_versions(), "numpy": "0.0.1"}

@@ -1,6 +1,6 @@
 """The HTML report's data: every recorded hand and game encoded losslessly for the replayer,
 linked to its decisions, and every bad folder refused with the file and line named
-(``python -m agents.analyze DIR --html``). The page itself is driven in Chromium in
+(``python -m tournaments.report DIR --html``). The page itself is driven in Chromium in
 ``test_report_browser.py``."""
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from agents import analyze, tournament
-from agents.report import ReportError, build_report
-from agents.report.encoding import ALPHABET, LITH_KINDS, lith_cards
 from gendeneia_env.cards import card_name, parse_card
 from lith_env.cards import CARDS, card_id
 from lith_env.hands import CATEGORIES, classify
+from tournaments import cli as tournament
+from tournaments.report import ReportError, build_report
+from tournaments.report import cli as analyze
+from tournaments.report.compact import ALPHABET, LITH_KINDS, lith_cards
 
 KIND_OF = {v: k for k, v in LITH_KINDS.items()}
 
@@ -232,6 +233,7 @@ def _html(folder: Path, capsys) -> str:
     return capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_bad_folders_are_refused_by_name(lith_folder, tmp_path, capsys):
     import shutil
 

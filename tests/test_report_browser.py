@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from agents import analyze, tournament
-from agents.report.browser import chromium, open_report
 from lith_env.hands import classify
+from tournaments import cli as tournament
+from tournaments.report import cli as analyze
+from tournaments.report.browser import chromium, open_report
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -66,6 +67,7 @@ def lith_page(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_filter_to_bluffs_open_a_hand_and_step_it_to_the_showdown(browser, lith_page):
     _open(browser, lith_page / "report.html")
     assert browser.find_element("id", "match-count").text.startswith("300 of 300")
@@ -158,6 +160,7 @@ def test_gendeneia_games_replay_with_lots_and_trumping(browser, tmp_path):
     assert not _errors(browser)
 
 
+@pytest.mark.slow
 def test_the_demon_excuse_shows_its_coin_at_the_showdown(browser, tmp_path):
     out = tmp_path / "demon"
     tournament.main(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agents.rules import game_config, parse_rules, rule_names
+from games import game_config, parse_rules, rule_names
 
 
 def test_an_unknown_rule_is_named_with_the_games_rules():

@@ -1,5 +1,5 @@
-"""The exact solver of one-round heads-up Lith (lith_env.solve) and exact exploitability of
-agents (agents.exploitability), checked against OpenSpiel and brute force."""
+"""The exact solver of one-round heads-up Lith (lith_solver.one_round) and exact exploitability of
+agents (lith_solver.exploitability), checked against OpenSpiel and brute force."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ import json
 import numpy as np
 import pytest
 
-from agents.base import make_agent
-from agents.exploitability import agent_profile, exploitability
-from agents.exploitability import main as exploitability_main
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_env.solve import OneRoundGame, betting_tree, load_solution, solve
-from lith_env.solve import main as solve_main
+from lith_solver.agent_strategy import agent_profile
+from lith_solver.cli import main as lith_solver_main
+from lith_solver.exploitability import exploitability
+from lith_solver.one_round import OneRoundGame, betting_tree
+from lith_solver.solutions import load_solution
+from lith_solver.solving import solve
+from tablegame.registry import make_agent
 from tests.openspiel_helpers import hand_state_class, register_game
 
 # Eight cards of different ranks and suits: 56 hands a player, 560 deals.
@@ -75,6 +77,7 @@ def test_card_removal_sums_match_brute_force(excuse):
             assert net[row, hand] == pytest.approx(want_net, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_exploitability_falls_and_value_is_stable(small_solution):
     game, profile, info = small_solution
     curve = [c["exploitability"] for c in info["curve"]]
@@ -186,6 +189,7 @@ def _openspiel_policy(openspiel_game, game: OneRoundGame, profile):
     return tabular
 
 
+@pytest.mark.slow
 def test_values_and_exploitability_agree_with_openspiel(openspiel_game):
     """OpenSpiel's own game value and exploitability (NashConv / 2) of the same strategies,
     on a game written without any of our code but the hand evaluator: they agree with ours
@@ -215,7 +219,7 @@ def test_values_and_exploitability_agree_with_openspiel(openspiel_game):
 
 
 def test_solved_agent_plays_its_strategy_and_measures_the_same(small_solution, tmp_path):
-    from lith_env.solve import save_solution
+    from lith_solver.solutions import save_solution
 
     game, profile, info = small_solution
     save_solution(tmp_path, game, profile, info)
@@ -233,9 +237,9 @@ def test_solved_agent_plays_its_strategy_and_measures_the_same(small_solution, t
 def test_solver_values_agree_with_play_in_the_engine(small_solution, tmp_path):
     """Monte-Carlo: the solved strategies played against each other in the batched engine
     win, in the first position, the game value."""
-    from agents.base import act_batch
     from lith_env.batched import BatchedLith
-    from lith_env.solve import save_solution
+    from lith_solver.solutions import save_solution
+    from tablegame.agent import act_batch
 
     game, profile, info = small_solution
     save_solution(tmp_path, game, profile, info)
@@ -298,8 +302,8 @@ def test_bluffer_probabilities_are_its_sampling_frequencies(small_game):
     bluffer = make_agent("bluffer", "lith", seed=0, config=SMALL)
     profile = agent_profile(bluffer, small_game, "bluffer")
     assert 0 < profile[0][:, 1].mean() < 1  # it bets some hands at the root, not all
-    from agents.base import act_batch
     from lith_env.batched import BatchedLith
+    from tablegame.agent import act_batch
 
     engine = BatchedLith(SMALL, 4000, episode="hand", first_dealer=0)
     engine.reset(seeds=2)
@@ -319,7 +323,7 @@ def test_bluffer_probabilities_are_its_sampling_frequencies(small_game):
 def test_commands_solve_measure_and_confirm_in_a_tournament(tmp_path, capsys):
     rules = ["--rule", "rounds=1", "--rule", "cards=" + ",".join(map(str, SMALL_CARDS))]
     out = tmp_path / "solved"
-    assert solve_main([*rules, "--iterations", "200", "--out", str(out)]) == 0
+    assert lith_solver_main(["solve", *rules, "--iterations", "200", "--out", str(out)]) == 0
     printed = capsys.readouterr().out.strip().splitlines()
     solved_value = float(printed[-1].split()[1])
     assert printed[-1].startswith("exploitability: ") and solved_value < 5e-3
@@ -327,12 +331,12 @@ def test_commands_solve_measure_and_confirm_in_a_tournament(tmp_path, capsys):
     assert record["iterations"] == 200 and (out / "exploitability.png").is_file()
 
     br = tmp_path / "br"
-    assert exploitability_main(["tag", *rules, "--out", str(br)]) == 0
+    assert lith_solver_main(["exploitability", "tag", *rules, "--out", str(br)]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     value = float(last.split()[1])
     assert last == f"exploitability: {value:.6f} chips/hand" and value > 0.05
 
-    from agents.tournament import main as tournament_main
+    from tournaments.cli import main as tournament_main
 
     tournament_main(
         [
@@ -361,7 +365,7 @@ def test_commands_solve_measure_and_confirm_in_a_tournament(tmp_path, capsys):
 )
 def test_solve_refuses_bad_options(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        solve_main(argv)
+        lith_solver_main(["solve", *argv])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
 
@@ -379,13 +383,13 @@ def test_solve_refuses_bad_options(argv, message, capsys):
 )
 def test_exploitability_refuses_bad_options(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        exploitability_main(argv)
+        lith_solver_main(["exploitability", *argv])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
 
 
 def test_corrupt_or_foreign_solutions_are_refused(small_solution, tmp_path):
-    from lith_env.solve import save_solution
+    from lith_solver.solutions import save_solution
 
     game, profile, info = small_solution
     save_solution(tmp_path, game, profile, info)
@@ -403,16 +407,17 @@ def test_corrupt_or_foreign_solutions_are_refused(small_solution, tmp_path):
         make_agent(f"solved:{tmp_path}", "lith")
 
 
+@pytest.mark.slow
 def test_equilibrium_aggression_matches_its_play_and_is_drawn_by_analyze(
     small_solution, tmp_path, capsys
 ):
     """The equilibrium's bet-or-raise share by strength, computed from the strategy, is what
-    agents.analyze measures when it plays itself; analyze draws it with --equilibrium."""
-    from agents.analytics import agent_report
-    from agents.analyze import main as analyze_main
-    from agents.exploitability import aggression_by_percentile
-    from agents.tournament import main as tournament_main
-    from lith_env.solve import save_solution
+    tournaments.report.cli measures when it plays itself; analyze draws it with --equilibrium."""
+    from lith_solver.exploitability import aggression_by_percentile
+    from lith_solver.solutions import save_solution
+    from tournaments.analytics import agent_report
+    from tournaments.cli import main as tournament_main
+    from tournaments.report.cli import main as analyze_main
 
     game, profile, info = small_solution
     solved = tmp_path / "solved"
@@ -454,7 +459,7 @@ def test_solved_agent_plays_matches_of_any_length(small_solution, tmp_path):
     and refuses stacks that could run out within a hand."""
     from dataclasses import replace
 
-    from lith_env.solve import save_solution
+    from lith_solver.solutions import save_solution
 
     game, profile, info = small_solution
     save_solution(tmp_path, game, profile, info)

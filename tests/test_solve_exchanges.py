@@ -1,4 +1,4 @@
-"""The exact solver of heads-up Lith with exchanges (lith_env.solve_exchanges), checked
+"""The exact solver of heads-up Lith with exchanges (lith_solver.exchanges), checked
 against OpenSpiel on a game written independently through its Python game interface."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from lith_env.cards import EXCUSE
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_env.solve_exchanges import (
+from lith_solver.exchanges import (
     ExchangeGame,
     ExchangeSolver,
     best_response_value,
@@ -243,6 +243,7 @@ def openspiel_tiny():
     return _register_openspiel(pyspiel, TINY_CARDS, 2)
 
 
+@pytest.mark.slow
 def test_values_and_exploitability_agree_with_openspiel(openspiel_tiny, tiny_game, tiny_solution):
     """A random strategy (every probability different, so a state or line mixed up shows)
     and the solved one: game values, best responses and exploitability as OpenSpiel computes
@@ -269,8 +270,9 @@ def test_values_and_exploitability_agree_with_openspiel(openspiel_tiny, tiny_gam
 
 def _play_itself(directory, config, hands: int, seed: int) -> np.ndarray:
     """The first player's chips in ``hands`` hands of the solved agent against itself."""
-    from agents.base import act_batch, make_agent
     from lith_env.batched import BatchedLith
+    from tablegame.agent import act_batch
+    from tablegame.registry import make_agent
 
     agent = make_agent(f"solved:{directory}", "lith", seed=seed, config=config)
     engine = BatchedLith(config, hands, episode="hand", first_dealer=0)
@@ -289,7 +291,7 @@ def test_values_agree_with_play_in_the_engine(tiny_game, tiny_solution, tmp_path
     """The solved agent reads every observation into the right decision point, line and
     private state: played against itself in the batched engine, the first player wins the
     strategy's value (a random strategy too, whose value depends on every entry)."""
-    from lith_env.solve import save_solution
+    from lith_solver.solutions import save_solution
 
     rng = np.random.default_rng(11)
     strategy = tiny_solution
@@ -304,19 +306,21 @@ def test_values_agree_with_play_in_the_engine(tiny_game, tiny_solution, tmp_path
 
 
 def test_solve_command_for_exchanges_and_bad_options(tmp_path, capsys):
-    from lith_env.solve import load_solution
-    from lith_env.solve import main as solve_main
+    from lith_solver.cli import main as lith_solver_main
+    from lith_solver.solutions import load_solution
 
     rules = ["--rule", "rounds=2", "--rule", "max_raises=0"]
     rules += ["--rule", "cards=" + ",".join(map(str, TINY_CARDS))]
-    assert solve_main([*rules, "--iterations", "40", "--out", str(tmp_path)]) == 0
+    assert lith_solver_main(["solve", *rules, "--iterations", "40", "--out", str(tmp_path)]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("exploitability: ")
     game, strategy, record = load_solution(tmp_path)
     assert record["iterations"] == 40 and game.config == TINY
     assert exploitability(game, strategy)[2] == pytest.approx(record["exploitability"])
     with pytest.raises(SystemExit) as exit_info:
-        solve_main(["--rule", "rounds=2", "--rule", "betting=pot-limit", "--out", str(tmp_path)])
+        lith_solver_main(
+            ["solve", "--rule", "rounds=2", "--rule", "betting=pot-limit", "--out", str(tmp_path)]
+        )
     assert exit_info.value.code == 2 and "betting" in capsys.readouterr().err
     # Past max_joints the game is built per player; past the strategy's size, refused.
     game = ExchangeGame(LithConfig(rounds=2, cards=tuple(range(12))), max_joints=100_000)
@@ -333,9 +337,9 @@ def test_auto_builds_the_faster_way_and_a_solution_loads_in_its_own_build(tmp_pa
     read in the build that saved it: each build orders the states its own way."""
     import json
 
-    from lith_env import solve_exchanges
-    from lith_env.solve import load_solution, save_solution
-    from lith_env.solve_exchanges import auto_build
+    from lith_solver import exchanges as solve_exchanges
+    from lith_solver.exchanges import auto_build
+    from lith_solver.solutions import load_solution, save_solution
 
     def build(rounds, cards):
         return auto_build(LithConfig(rounds=rounds, cards=tuple(range(cards))))
@@ -371,9 +375,9 @@ def test_auto_builds_the_faster_way_and_a_solution_loads_in_its_own_build(tmp_pa
 def test_agents_are_measured_on_the_joint_build_where_the_solver_builds_factored(monkeypatch):
     """Reading an agent deals each private state from a joint history, so the measured game is
     built jointly wherever that fits, whichever build the solver finds faster."""
-    from agents.exploitability import best_response_to, solvable_game
-    from agents.lith import CallerAgent
-    from lith_env import solve_exchanges
+    from agents.lith_heuristics import CallerAgent
+    from lith_solver import exchanges as solve_exchanges
+    from lith_solver.exploitability import best_response_to, solvable_game
 
     monkeypatch.setattr(solve_exchanges, "MAX_JOINTS", {2: 1, 3: 1})  # the solver: factored
     assert ExchangeGame(TINY).method == "factored"
@@ -383,7 +387,7 @@ def test_agents_are_measured_on_the_joint_build_where_the_solver_builds_factored
 
 
 def test_joint_history_count_is_what_the_solver_enumerates():
-    from lith_env.solve_exchanges import joint_histories
+    from lith_solver.exchanges import joint_histories
 
     for cards, rounds in ((7, 2), (10, 2), (8, 3)):
         config = LithConfig(rounds=rounds, cards=tuple(range(0, 4 * cards, 4)))
@@ -394,7 +398,7 @@ def test_joint_history_count_is_what_the_solver_enumerates():
 def test_discard_report_is_consistent(tiny_game, tiny_solution):
     """The dealer reaches its exchange decision exactly as often as the first player does,
     split by the first player's keep or discard; shares are shares."""
-    from lith_env.solve_exchanges import discard_report
+    from lith_solver.exchanges import discard_report
 
     rows = {row["decision"]: row for row in discard_report(tiny_game, tiny_solution)}
     first = rows["first"]
@@ -411,10 +415,10 @@ def test_agents_are_read_exactly_at_every_information_set(tiny_game, tiny_soluti
     gives back the saved strategy entry for entry (a random one: nothing is uniform), so the
     agent reads observations right and the queries reach the right states; the exploitability
     measured through the agent is the solver's."""
-    from agents.base import make_agent
-    from agents.exploitability import _probabilities, exchange_exploitability
-    from agents.exploitability_exchanges import exchange_strategy
-    from lith_env.solve import save_solution
+    from lith_solver.agent_strategy import exchange_strategy
+    from lith_solver.exploitability import exchange_exploitability
+    from lith_solver.solutions import save_solution
+    from tablegame.registry import make_agent
 
     rng = np.random.default_rng(5)
     random = {
@@ -422,7 +426,7 @@ def test_agents_are_read_exactly_at_every_information_set(tiny_game, tiny_soluti
     }
     save_solution(tmp_path, tiny_game, random, {})
     agent = make_agent(f"solved:{tmp_path}", "lith", config=TINY)
-    read = exchange_strategy(agent, tiny_game, "solved", _probabilities)
+    read = exchange_strategy(agent, tiny_game, "solved")
     assert read.keys() == random.keys()
     for key in random:
         np.testing.assert_allclose(read[key], random[key], atol=1e-12, err_msg=str(key))
@@ -435,15 +439,15 @@ def test_agents_are_read_exactly_at_every_information_set(tiny_game, tiny_soluti
 
 
 def test_exploitability_command_on_an_exchange_game(capsys):
-    from agents.exploitability import main as exploitability_main
+    from lith_solver.cli import main as lith_solver_main
 
     rules = ["--rule", "rounds=2", "--rule", "max_raises=0"]
     rules += ["--rule", "cards=" + ",".join(map(str, TINY_CARDS))]
-    assert exploitability_main(["tag", *rules]) == 0
+    assert lith_solver_main(["exploitability", "tag", *rules]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("exploitability: ") and float(last.split()[1]) > 0
     with pytest.raises(SystemExit) as exit_info:
-        exploitability_main(["tag", *rules, "--by-strength"])
+        lith_solver_main(["exploitability", "tag", *rules, "--by-strength"])
     assert exit_info.value.code == 2 and "--by-strength" in capsys.readouterr().err
 
 
@@ -484,12 +488,15 @@ def test_factored_build_measures_strategies_as_the_joint_build(config):
     [
         LithConfig(rounds=2, cards=TINY_CARDS),
         LithConfig(rounds=2, cards=(*TINY_CARDS[:-1], EXCUSE), excuse="demon", max_raises=1),
-        LithConfig(rounds=3, cards=(0, 5, 9, 14, 20, 26, 31, 38), max_raises=1),
+        pytest.param(
+            LithConfig(rounds=3, cards=(0, 5, 9, 14, 20, 26, 31, 38), max_raises=1),
+            marks=pytest.mark.slow,  # compiles the three-round kernel (cold cache: ~13 s)
+        ),
     ],
     ids=["two-rounds", "demon", "three-rounds"],
 )
 def test_compiled_last_round_is_the_numpy_walk(config):
-    """The last betting round runs compiled on a joint build (``lith_env.last_round``);
+    """The last betting round runs compiled on a joint build (``lith_solver.last_round``);
     without it the walk goes through numpy and scipy. Both update the same regrets and sums,
     and find the same values and best responses. The compiled round plays the regret
     matching of the regrets as it goes, storing no current strategy."""
@@ -516,6 +523,7 @@ def test_compiled_last_round_is_the_numpy_walk(config):
             np.testing.assert_array_equal(chosen[0][key], chosen[1][key])
 
 
+@pytest.mark.slow
 def test_states_with_the_same_opponents_and_weights_are_one_class():
     """``row_classes``: a last stage's states with identical rows of ``pairs`` (which the
     compiled round walks once) and no others share a first state, which is the class's

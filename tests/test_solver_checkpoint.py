@@ -10,15 +10,17 @@ import numpy as np
 import pytest
 
 from lith_env.game import LithConfig
-from lith_env.solve import Solver, load_solution, solve
-from lith_env.solve import main as solve_main
-from lith_env.solve_exchanges import ExchangeGame, ExchangeSolver
-from lith_env.solver_checkpoint import (
+from lith_solver.checkpoint import (
     CHECKPOINT_FILE,
     load_checkpoint,
     read_checkpoint_record,
     save_checkpoint,
 )
+from lith_solver.cli import main as lith_solver_main
+from lith_solver.exchanges import ExchangeGame, ExchangeSolver
+from lith_solver.one_round import Solver
+from lith_solver.solutions import load_solution
+from lith_solver.solving import solve
 
 CARDS = (0, 7, 11, 15, 21, 27, 33)  # seven cards: the fewest a two-round game may use
 RULES = ["--rule", "cards=" + ",".join(map(str, CARDS)), "--rule", "max_raises=0"]
@@ -41,17 +43,24 @@ def _same_solution(a, b) -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rounds", ["1", "2"])
 def test_a_resumed_solve_is_the_solve_run_straight_through(tmp_path, capsys, rounds):
     rules = [*RULES, "--rule", f"rounds={rounds}"]
     straight, stopped = tmp_path / "straight", tmp_path / "stopped"
     common = ["--check-every", "10", "--checkpoint"]
-    assert solve_main([*rules, *common, "--iterations", "40", "--out", str(straight)]) == 0
-    assert solve_main([*rules, *common, "--iterations", "20", "--out", str(stopped)]) == 0
+    assert (
+        lith_solver_main(["solve", *rules, *common, "--iterations", "40", "--out", str(straight)])
+        == 0
+    )
+    assert (
+        lith_solver_main(["solve", *rules, *common, "--iterations", "20", "--out", str(stopped)])
+        == 0
+    )
     assert read_checkpoint_record(stopped / CHECKPOINT_FILE)["iterations"] == 20
     capsys.readouterr()
     resume = ["--resume", "--check-every", "10", "--iterations", "40"]
-    assert solve_main([*rules, *resume, "--out", str(stopped)]) == 0
+    assert lith_solver_main(["solve", *rules, *resume, "--out", str(stopped)]) == 0
     printed = capsys.readouterr().out
     assert f"going on from {stopped}/checkpoint.npz: 20 iterations" in printed
     assert "40 iterations" in printed
@@ -64,6 +73,7 @@ def test_a_resumed_solve_is_the_solve_run_straight_through(tmp_path, capsys, rou
     assert record["iterations"] == 40 and len(record["curve"]) == 4
 
 
+@pytest.mark.slow
 def test_three_rounds_resume_exactly_through_the_compiled_last_round(tmp_path):
     path = tmp_path / CHECKPOINT_FILE
     _, straight, info = solve(THREE_ROUNDS, 12, check_every=4)
@@ -92,12 +102,14 @@ def test_resume_refuses_what_does_not_fit(tmp_path, capsys):
 
     def refused(*argv: str) -> str:
         with pytest.raises(SystemExit) as exit_info:
-            solve_main(list(argv))
+            lith_solver_main(["solve", *argv])
         assert exit_info.value.code == 2
         return capsys.readouterr().err
 
     assert "no checkpoint.npz" in refused(*rules, "--resume", "--out", out)
-    assert solve_main([*rules, "--iterations", "20", "--checkpoint", "--out", out]) == 0
+    assert (
+        lith_solver_main(["solve", *rules, "--iterations", "20", "--checkpoint", "--out", out]) == 0
+    )
     before = (tmp_path / CHECKPOINT_FILE).read_bytes()
     error = refused(*RULES, "--rule", "rounds=2", "--rule", "ante=2", "--resume", "--out", out)
     assert "rule ante is 1 there, 2 here" in error
@@ -110,7 +122,7 @@ def test_resume_refuses_what_does_not_fit(tmp_path, capsys):
     (tmp_path / CHECKPOINT_FILE).write_bytes(before[: len(before) // 2])
     assert "is not a solver checkpoint" in refused(*rules, "--resume", "--out", out)
     (tmp_path / CHECKPOINT_FILE).write_bytes(before)
-    assert solve_main([*rules, "--resume", "--iterations", "30", "--out", out]) == 0
+    assert lith_solver_main(["solve", *rules, "--resume", "--iterations", "30", "--out", out]) == 0
 
 
 def _rewritten(path, name, change):
@@ -154,10 +166,11 @@ def test_a_corrupt_checkpoint_is_named_and_the_solver_keeps_its_state(
     assert fresh.iterations == 3 and np.array_equal(fresh.state_dict()["regrets"], regrets)
 
 
+@pytest.mark.slow
 def test_resume_goes_on_in_the_build_the_checkpoint_was_saved_from(tmp_path, monkeypatch):
     """Should ``auto`` pick another build since the checkpoint was saved (as it does from 14
     cards with two rounds since 2026-12-03), the solve goes on in the checkpoint's build."""
-    from lith_env import solve_exchanges
+    from lith_solver import exchanges as solve_exchanges
 
     config = LithConfig(rounds=2, cards=CARDS, max_raises=0)
     path = tmp_path / CHECKPOINT_FILE
@@ -178,7 +191,7 @@ def test_another_game_build_or_solver_is_refused(tmp_path):
     path = tmp_path / CHECKPOINT_FILE
     solve(config, 10, check_every=10, checkpoint=path)
     other = LithConfig(rounds=1, cards=CARDS, max_raises=1)
-    from lith_env.solve import OneRoundGame
+    from lith_solver.one_round import OneRoundGame
 
     with pytest.raises(ValueError, match="rule max_raises is 0 there, 1 here"):
         load_checkpoint(path, Solver(OneRoundGame(other)), other, "one round")

@@ -7,12 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.analytics import agent_report, equity
-from agents.stats import mean_interval, proportion_interval, rate_games, t_critical
-from agents.tournament import TournamentSpec, _decision, main, run_tournament
 from lith_env.cards import card_ids
 from lith_env.game import LithConfig
 from tests.lith_helpers import FOLD, bet, stacked_hand
+from tournaments.analytics import agent_report, equity
+from tournaments.cli import main
+from tournaments.per_table import decision_record, run_tournament
+from tournaments.spec import TournamentSpec
+from tournaments.stats import mean_interval, proportion_interval, rate_games, t_critical
 
 
 def lith_spec(**kwargs):
@@ -154,7 +156,7 @@ def scripted(hands):
     """Seat 0 bets 2, seat 1 folds; the decision record of seat 0's bet, annotated."""
     config = LithConfig(num_players=2)
     hand = stacked_hand(config, [100, 100], dealer=1, hands=hands)
-    record = _decision(hand, 0, 0, bet(2))
+    record = decision_record(hand, 0, 0, bet(2))
     hand.apply(bet(2))
     hand.apply(FOLD)
     record.pop("seat")
@@ -283,6 +285,7 @@ def test_out_must_be_a_folder(tmp_path, capsys):
     assert code == 2 and "--out: " in err and "is a file, not a folder" in err
 
 
+@pytest.mark.slow
 def test_an_unknown_rule_lists_the_rules_through_the_command_line():
     import subprocess
     import sys
@@ -293,7 +296,7 @@ def test_an_unknown_rule_lists_the_rules_through_the_command_line():
     ]:
         argv = ["--game", game, "--agents", agents, count, "2", "--rule", "foo=1"]
         done = subprocess.run(
-            [sys.executable, "-m", "agents.tournament", *argv],
+            [sys.executable, "-m", "tournaments", *argv],
             capture_output=True,
             text=True,
             timeout=120,
@@ -304,10 +307,10 @@ def test_an_unknown_rule_lists_the_rules_through_the_command_line():
 
 
 def test_default_counts_are_per_game_in_whole_blocks():
-    from agents.tournament import _spec_from_args, build_parser
+    from tournaments.cli import build_parser, spec_from_args
 
     def units(*argv):
-        return _spec_from_args(build_parser().parse_args([*argv])).units
+        return spec_from_args(build_parser().parse_args([*argv])).units
 
     assert units(*TWO) == 2000 and units(*TWO, "--players", "3") == 1998
     gendeneia = ["--game", "gendeneia", "--agents", "greedy,random"]
@@ -328,12 +331,12 @@ def help_options(parser):
 
 
 def test_help_shows_defaults_and_the_agents():
-    import agents.gendeneia
-    import agents.lith
+    import agents.gendeneia_heuristics
+    import agents.lith_heuristics
     import agents.ppo  # noqa: F401
-    from agents.analyze import build_parser as analyze_parser
-    from agents.base import AGENTS
-    from agents.tournament import build_parser
+    from tablegame.registry import AGENTS
+    from tournaments.cli import build_parser
+    from tournaments.report.cli import build_parser as analyze_parser
 
     for parser in (build_parser(), analyze_parser()):
         text = " ".join(parser.format_help().split())
@@ -372,8 +375,8 @@ def test_a_single_block_has_no_interval_and_results_json_stays_json(tmp_path, ca
     ("players", "rules"), [(2, {}), (3, {"betting": "no-limit", "excuse": "demon"})]
 )
 def test_batched_records_are_the_per_table_records(players, rules):
-    from agents.batched_tournament import run_batched_tournament
     from lith_env.history import replay_hand
+    from tournaments.batched_tables import run_batched_tournament
 
     spec = lith_spec(agents=("tag", "rock", "caller"), players=players, units=12, rules=rules)
     per_table = run_tournament(TournamentSpec(**{**spec.__dict__, "histories": True}))
@@ -394,8 +397,8 @@ def test_batched_records_are_the_per_table_records(players, rules):
 
 
 def test_a_batched_sample_is_seeded_and_replays():
-    from agents.batched_tournament import run_batched_tournament
     from lith_env.history import replay_hand
+    from tournaments.batched_tables import run_batched_tournament
 
     spec = lith_spec(agents=("tag", "random", "bluffer"), units=20)
     sample = run_batched_tournament(spec, record=7)
@@ -414,7 +417,7 @@ def test_a_batched_sample_is_seeded_and_replays():
 
 
 def test_analyze_reads_batched_records_and_says_how_to_get_them(tmp_path, capsys):
-    from agents.analyze import main as analyze
+    from tournaments.report.cli import main as analyze
 
     sampled, bare = tmp_path / "sampled", tmp_path / "bare"
     argv = ["--agents", "tag,bluffer,caller", "--hands", "20", "--batched"]
@@ -433,7 +436,7 @@ def test_analyze_reads_batched_records_and_says_how_to_get_them(tmp_path, capsys
 
 
 def test_analyze_rejects_what_it_cannot_read(tmp_path, capsys):
-    from agents.analyze import main as analyze
+    from tournaments.report.cli import main as analyze
 
     gendeneia = tmp_path / "g"
     assert main(["--game", "gendeneia", "--agents", "greedy,random", "--games", "2",
@@ -472,7 +475,7 @@ def figures(monkeypatch):
 
 
 def test_cumulative_plot_separates_pairings_and_tables(tmp_path, figures):
-    from agents.tournament import write_outputs
+    from tournaments.results import write_outputs
 
     write_outputs(run_tournament(lith_spec(units=8)), tmp_path / "hu")
     (ax,) = [a for a in figures["cumulative.png"].axes if a.get_visible()]
@@ -491,8 +494,8 @@ def test_cumulative_plot_separates_pairings_and_tables(tmp_path, figures):
 
 
 def test_one_outlier_does_not_flatten_the_heatmap(tmp_path, figures):
-    from agents.plots import colour_limit
-    from agents.tournament import write_outputs
+    from tournaments.plots import colour_limit
+    from tournaments.results import write_outputs
 
     result = run_tournament(lith_spec(agents=("tag", "bluffer", "caller", "random"), units=40))
     write_outputs(result, tmp_path)
@@ -512,8 +515,8 @@ def test_one_outlier_does_not_flatten_the_heatmap(tmp_path, figures):
 
 
 def test_bars_and_points_carry_their_sample_sizes(tmp_path, figures):
-    from agents.analytics import agent_report
-    from agents.plots import plot_analytics
+    from tournaments.analytics import agent_report
+    from tournaments.plots import plot_analytics
 
     result = run_tournament(lith_spec(agents=("tag", "random"), units=40))
     report = agent_report(result["_decisions"])
@@ -538,7 +541,7 @@ def test_every_output_names_an_agent_by_its_spec(tmp_path, capsys, monkeypatch, 
     from sb3_contrib import MaskablePPO
 
     import lith_env  # noqa: F401
-    from agents.analyze import main as analyze
+    from tournaments.report.cli import main as analyze
 
     folder = tmp_path / "[run]"  # brackets: rich markup unless escaped
     folder.mkdir()

@@ -1,6 +1,7 @@
 """train.py and experiments: tiny runs save models that play tournaments; resume; bad configs;
 what a run prints; reproducibility; the command lines of train.py, experiments.run and the demo."""
 
+import dataclasses
 import io
 import json
 import shutil
@@ -13,11 +14,20 @@ import torch
 from rich.console import Console
 
 import train
-from agents.tournament import TournamentSpec, run_tournament
 from experiments import demo as demo_cli
 from experiments import run as experiments_run
+from experiments.settings import bot_spec, experiment_table
 from gendeneia_env import play as gendeneia_play
 from lith_env import play as lith_play
+from tablegame.provenance import PACKAGES
+from tournaments.per_table import run_tournament
+from tournaments.spec import TournamentSpec
+from training.callbacks import progress_callback
+from training.cli import config_from_args
+from training.config import TrainConfig, load_config
+from training.evaluation import evaluate, evaluation_line
+from training.opponents import PoolOpponent, make_batched_env, newest_snapshots
+from training.trainer import latest_checkpoint
 
 torch.set_num_threads(1)
 
@@ -123,11 +133,11 @@ def test_resume_to_a_step_count_already_reached_says_so(trained, tmp_path, capsy
 def test_resume_continues_from_the_file_with_the_most_steps(trained, tmp_path):
     """model.zip (saved after the last update) beats a checkpoint of fewer or as many steps."""
     out = copy_of(trained, tmp_path)
-    assert train.latest_checkpoint(out) == out / "model.zip"  # 256 steps, as model_256_steps
+    assert latest_checkpoint(out) == out / "model.zip"  # 256 steps, as model_256_steps
     (out / "checkpoints" / "model_256_steps.zip").unlink()
-    assert train.latest_checkpoint(out) == out / "model.zip"  # 256 steps against 128
+    assert latest_checkpoint(out) == out / "model.zip"  # 256 steps against 128
     shutil.copy(out / "model.zip", out / "checkpoints" / "model_384_steps.zip")
-    assert train.latest_checkpoint(out).name == "model_384_steps.zip"
+    assert latest_checkpoint(out).name == "model_384_steps.zip"
 
 
 def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
@@ -144,7 +154,7 @@ def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
     (out / "metrics.json").write_text(json.dumps(stale_metrics))
     assert train.main(["--opponents", "caller,self", "--out", str(out), *TINY]) == 0
     assert not stale_snapshot.exists() and not stale_checkpoint.exists()
-    assert train.latest_checkpoint(out).stem != "model_999999_steps"
+    assert latest_checkpoint(out).stem != "model_999999_steps"
     metrics = json.loads((out / "metrics.json").read_text())
     assert [e["step"] for e in metrics["evaluations"]] == [128, 256]
 
@@ -243,7 +253,7 @@ def test_bad_config_files_fail_naming_the_field(tmp_path, toml, flags, message, 
 
 
 def test_a_name_given_twice_is_drawn_twice_as_often(tmp_path):
-    opponent = train.PoolOpponent(["spoiler", "spoiler", "greedy"], "gendeneia", tmp_path, 5, 1)
+    opponent = PoolOpponent(["spoiler", "spoiler", "greedy"], "gendeneia", tmp_path, 5, 1)
     opponent.reset_tables(np.arange(3000))
     assert np.mean(opponent.table_member < 2) == pytest.approx(2 / 3, abs=0.03)
     assert [type(a).__name__ for a in opponent.named] == ["SpoilerAgent"] * 2 + ["GreedyAgent"]
@@ -256,9 +266,9 @@ def test_evaluations_play_a_repeated_name_once(monkeypatch, tmp_path):
         played.append(spec.agents[1])
         return {"agents_results": {spec.agents[0]: {"win_rate": 0.5}}}
 
-    monkeypatch.setattr("agents.tournament.run_tournament", fake_tournament)
-    config = train.TrainConfig(game="gendeneia", players=3, opponents=["spoiler"] * 2 + ["greedy"])
-    results = train.evaluate(tmp_path / "model.zip", config, units=3)
+    monkeypatch.setattr("training.evaluation.run_tournament", fake_tournament)
+    config = TrainConfig(game="gendeneia", players=3, opponents=["spoiler"] * 2 + ["greedy"])
+    results = evaluate(tmp_path / "model.zip", config, units=3)
     assert played == ["spoiler", "greedy"]
     assert list(results) == ["win_rate vs spoiler", "win_rate vs greedy"]
 
@@ -268,7 +278,7 @@ def test_config_files_and_flag_overrides(tmp_path):
     path.write_text(
         'game = "gendeneia"\nplayers = 3\nopponents = ["greedy"]\n[experiment]\nunits = 9\n'
     )
-    config, resume = train.config_from_args(["--config", str(path), "--players", "4"])
+    config, resume = config_from_args(["--config", str(path), "--players", "4"])
     assert (config.game, config.players, config.opponents, resume) == (
         "gendeneia",
         4,
@@ -277,16 +287,16 @@ def test_config_files_and_flag_overrides(tmp_path):
     )
     path.write_text('game = "lith"\ncolour = 1\n')
     with pytest.raises(ValueError, match="unknown option\\(s\\) colour"):
-        train.config_from_args(["--config", str(path)])
+        config_from_args(["--config", str(path)])
 
 
 def test_every_experiment_file_is_a_valid_config():
     files = sorted(Path("experiments").glob("*.toml"))
     assert len(files) >= 4
     for path in files:
-        config = train.TrainConfig(**train.load_config(path))
+        config = TrainConfig(**load_config(path))
         config.validate()
-        experiments_run.experiment_table(path, config)
+        experiment_table(path, config)
 
 
 def test_help_explains_every_option(capsys):
@@ -294,8 +304,13 @@ def test_help_explains_every_option(capsys):
         train.main(["--help"])
     assert exit_.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    for name in train.HELP:
-        assert f"--{name.replace('_', '-')} " in text
+    # every option is described once, in its field: that text is its --help
+    described = [f for f in dataclasses.fields(TrainConfig) if "help" in f.metadata]
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    assert names - {f.name for f in described} == {"rules", "progress_bar"}  # --rule, --no-...
+    for f in described:
+        assert f"--{f.name.replace('_', '-')} {f.name.upper()} " in text
+        assert " ".join(f.metadata["help"].split()) in text
     for option in ("--resume", "--config", "--rule", "--no-progress-bar"):
         assert option in text
     assert "(default: tag,bluffer)" in text and "(default: 256,256)" in text
@@ -307,6 +322,7 @@ def test_help_explains_every_option(capsys):
         assert rule in text
 
 
+@pytest.mark.slow
 def test_subprocess_envs_with_self_play(tmp_path):
     out = tmp_path / "sub"
     argv = ["--opponents", "tag,self", "--vec-env", "subproc", "--out", str(out), *TINY]
@@ -320,11 +336,11 @@ def test_batched_training_envs_are_reproducible(tmp_path):
     import numpy as np
 
     def play(seed: int) -> list[bytes]:
-        config = train.TrainConfig(
+        config = TrainConfig(
             game="lith", opponents=["tag", "bluffer", "random"], seed=seed, n_envs=16,
             vec_env="batched", out=str(tmp_path),
         )  # fmt: skip
-        vec = train.make_batched_env(config, tmp_path / "pool")
+        vec = make_batched_env(config, tmp_path / "pool")
         seen = [vec.reset().tobytes()]
         rng = np.random.default_rng(0)
         for _ in range(60):
@@ -365,7 +381,7 @@ def test_a_run_logged_to_a_file_prints_every_evaluation_and_checkpoint(tmp_path)
     assert len(evaluations) == 2 and evaluations[0].startswith("step 128: chips/100 hands vs ")
     metrics = json.loads((out / "metrics.json").read_text())
     for line, entry in zip(evaluations, metrics["evaluations"], strict=True):
-        assert line == train.evaluation_line(entry, "lith")
+        assert line == evaluation_line(entry, "lith")
         tag = entry["results"]["chips_per_100 vs tag"]
         assert f"vs tag {tag['mean']:+.1f} [{tag['low']:+.1f}, {tag['high']:+.1f}]" in line
         assert line.endswith("(6 hands each)") and entry["hands"] == 6
@@ -393,7 +409,7 @@ def test_a_terminal_gets_a_progress_bar_that_ends_at_its_total(tmp_path):
 
 def test_progress_callback_counts_to_its_total():
     console, text = log_console(terminal=True)
-    bar = train.progress_callback(6, console)
+    bar = progress_callback(6, console)
     env = SimpleNamespace(num_envs=2)
     bar.init_callback(SimpleNamespace(get_env=lambda: env, num_timesteps=0))
     bar.on_training_start({}, {})
@@ -435,7 +451,7 @@ def test_a_run_repeats_bit_for_bit_and_records_its_software(tmp_path):
     assert json.loads((first / "metrics.json").read_text())["evaluations"]
     recorded = json.loads((first / "config.json").read_text())
     assert recorded["torch_threads"] == 1
-    for package in ("python", *train.PACKAGES, "commit"):
+    for package in ("python", *PACKAGES, "commit"):
         assert package in recorded["versions"]
     assert recorded["versions"]["torch"] == torch.__version__
     assert recorded["versions"]["stable-baselines3"] and recorded["versions"]["sb3-contrib"]
@@ -458,18 +474,18 @@ def test_resume_reads_a_config_json_of_before_torch_threads(trained, tmp_path):
     del saved["versions"]
     saved["threads"] = saved.pop("torch_threads")  # the option's earlier name
     (out / "config.json").write_text(json.dumps(saved))
-    config, resume = train.config_from_args(["--resume", str(out), "--timesteps", "384"])
+    config, resume = config_from_args(["--resume", str(out), "--timesteps", "384"])
     assert resume and config.torch_threads == 1
     saved["colour"] = 1
     (out / "config.json").write_text(json.dumps(saved))
     with pytest.raises(ValueError, match="resume: unknown option\\(s\\) colour"):
-        train.config_from_args(["--resume", str(out), "--timesteps", "384"])
+        config_from_args(["--resume", str(out), "--timesteps", "384"])
 
 
 def test_pool_snapshots_are_ordered_by_step(tmp_path):
     for step in (99_968, 100_032, 1_000_000, 200_000):
         (tmp_path / f"snapshot_{step}.zip").write_bytes(b"")
-    newest = train.newest_snapshots(tmp_path, 2)
+    newest = newest_snapshots(tmp_path, 2)
     assert [p.name for p in newest] == ["snapshot_200000.zip", "snapshot_1000000.zip"]
 
 
@@ -480,13 +496,13 @@ def test_pool_snapshots_are_ordered_by_step(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--timesteps", "0"], "argument --timesteps: must be a positive integer, got 0"),
-        (["--timesteps", "-100"], "argument --timesteps: must be a positive integer"),
-        (["--timesteps", "lots"], "argument --timesteps: must be a positive integer"),
-        (["--units", "0"], "argument --units: must be a positive integer, got 0"),
-        (["--units", "-2"], "argument --units: must be a positive integer"),
+        (["--timesteps", "0"], "argument --timesteps: must be at least 1, got 0"),
+        (["--timesteps", "-100"], "argument --timesteps: must be at least 1, got -100"),
+        (["--timesteps", "lots"], "argument --timesteps: must be an integer, got 'lots'"),
+        (["--units", "0"], "argument --units: must be at least 1, got 0"),
+        (["--units", "-2"], "argument --units: must be at least 1"),
         (["--units", "3"], "--units: must be a positive multiple of players (2)"),
-        (["--workers", "0"], "argument --workers: must be a positive integer"),
+        (["--workers", "0"], "argument --workers: must be at least 1"),
         (["--report-only", "--timesteps", "64"], "--timesteps: --report-only trains"),
     ],
 )
@@ -600,6 +616,7 @@ def test_an_experiment_seats_a_mixed_table(tmp_path):
     assert set(seed_figures(tmp_path / "run")["against"]) == {"caller", "tag + rock"}
 
 
+@pytest.mark.slow
 def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
     experiment = (
         'against = ["caller"]\nunits = 2\nexploiter_timesteps = 256\nexploiter_units = 20\n'
@@ -627,6 +644,7 @@ def _tiny_mixture_experiment(tmp_path, experiment: str):
     return run
 
 
+@pytest.mark.slow
 def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     """bot = "mixture": the tournaments and the exploiters play the population's equilibrium
     mixture (its members' most likely actions in the tournaments, as a model plays its own;
@@ -652,9 +670,10 @@ def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
     assert set(seed_figures(run)) >= {"against", "exploiter", "exploiter-sampling"}
 
 
+@pytest.mark.slow
 def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
     """psro_iterations: after training, exploiters of the equilibrium join the population
-    (agents.psro), so the tournaments play the equilibrium solved with them; the report
+    (training.psro), so the tournaments play the equilibrium solved with them; the report
     lists each iteration. A fresh run in the same folder starts the log over."""
     psro = "psro_iterations = 2\npsro_exploiter_steps = 128"
     run = _tiny_mixture_experiment(tmp_path, psro)
@@ -674,7 +693,7 @@ def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
 
 
 def test_the_bot_spec_names_the_model_or_the_mixture(tmp_path):
-    spec = experiments_run.bot_spec
+    spec = bot_spec
     assert spec(tmp_path, "model") == f"ppo:{tmp_path / 'model.zip'}"
     assert spec(tmp_path, "model", "sampling").endswith("model.zip:deterministic=false")
     assert spec(tmp_path, "mixture", "sampling") == f"mixture:{tmp_path}"
@@ -703,6 +722,7 @@ def test_a_one_round_experiment_measures_its_exact_exploitability(tmp_path):
     assert figures["exact-argmax"]["mean"] == pytest.approx(100 * curve[-1]["argmax"])
 
 
+@pytest.mark.slow
 def test_an_experiment_can_end_with_an_exploiter(tmp_path):
     experiment = 'against = ["caller"]\nunits = 2\nexploiter_timesteps = 256\nexploiter_units = 20'
     path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", experiment=experiment)
@@ -731,9 +751,9 @@ def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--timesteps", "0"], "argument --timesteps: must be a positive integer, got 0"),
-        (["--timesteps", "-1"], "argument --timesteps: must be a positive integer"),
-        (["--hands", "0"], "argument --hands: must be a positive integer"),
+        (["--timesteps", "0"], "argument --timesteps: must be at least 1, got 0"),
+        (["--timesteps", "-1"], "argument --timesteps: must be at least 1"),
+        (["--hands", "0"], "argument --hands: must be at least 1"),
         (["--hands", "301"], "argument --hands: must be even"),
         (["--seed", "-1"], "argument --seed: must be from 0 to"),
         (["--seed", "x"], "argument --seed: must be an integer"),

@@ -1,5 +1,5 @@
-"""The last round's kernel written out for one betting tree (``lith_env.tree_walks``) against
-the generic one that reads the tree from arrays (``lith_env.last_round``): the same operations
+"""The last round's kernel written out for one betting tree (``lith_solver.tree_walks``) against
+the generic one that reads the tree from arrays (``lith_solver.last_round``): the same operations
 in the same order, so the same regrets, sums, values and best responses to the bit."""
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ import pytest
 
 from lith_env.cards import EXCUSE
 from lith_env.game import LithConfig
-from lith_env.solve_exchanges import (
+from lith_solver.exchanges import (
     ExchangeGame,
     ExchangeSolver,
     best_response_value,
     exploitability,
     profile_value,
 )
-from lith_env.tree_walks import kernel_folder, last_round_for, walk_source
+from lith_solver.tree_walks import kernel_folder, last_round_for, walk_source
 
 CONFIGS = [
     LithConfig(rounds=2, cards=(0, 7, 11, 15, 21, 27, 33)),
@@ -32,7 +32,11 @@ CONFIGS = [
 IDS = ["two-rounds", "demon", "three-rounds"]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@pytest.mark.parametrize(
+    "config",
+    [*CONFIGS[:2], pytest.param(CONFIGS[2], marks=pytest.mark.slow)],  # three rounds: ~8 s
+    ids=IDS,
+)
 def test_the_generated_walk_gives_the_generic_walks_results_to_the_bit(config):
     generated, generic = ExchangeGame(config), ExchangeGame(config)
     for tree in generic.compiled_trees.values():
@@ -60,6 +64,7 @@ def test_the_generated_walk_gives_the_generic_walks_results_to_the_bit(config):
             np.testing.assert_array_equal(chosen[key], chosen_ref[key])
 
 
+@pytest.mark.slow
 def test_walks_in_blocks_of_any_size_give_the_per_state_walks_results_to_the_bit():
     """CFR's walks of first states, a block of them at a time (here 5 and 64: blocks full
     and a last one part full, on stages of 56 to 12,600 first states), against the generic module's

@@ -1,0 +1,383 @@
+"""``python -m lith_solver``: solve heads-up limit Lith exactly, or measure an agent exactly.
+
+    python -m lith_solver solve --rule rounds=1 --iterations 3000 --out runs/solved-1round
+    python -m lith_solver exploitability tag --rule rounds=1 --out runs/br-tag
+
+``solve`` runs discounted CFR (``lith_solver.solving``) on the one-round game (any deck) or a
+game with exchanges (``rounds=2``/``3`` on a small deck) and saves the strategy, which plays
+as the agent ``solved:OUT``. ``exploitability`` reads any agent's strategy and computes an
+exact best response in each position (``lith_solver.exploitability``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lith_env.game import LithConfig
+from lith_solver.agent_strategy import agent_profile
+from lith_solver.checkpoint import CHECKPOINT_FILE, check_resumable, read_checkpoint_record
+from lith_solver.exploitability import (
+    STRENGTH_COLUMNS,
+    best_response_to,
+    by_strength,
+    exploitability_of,
+    save_best_response,
+    solvable_game,
+)
+from lith_solver.one_round import OneRoundGame
+from lith_solver.solving import check_solvable, solve_to_folder
+from tablegame.cli import int_at_least, output_folder, positive_float, positive_int
+from tablegame.registry import make_agent
+from tablegame.rules import make_config, parse_rules
+
+__all__ = ["build_parser", "main"]
+
+ONE_ROUND = "one-round heads-up limit Lith"
+
+
+def _lith_config(rules: dict[str, Any]) -> LithConfig:
+    return make_config(LithConfig, 2, rules)
+
+
+def _add_rule_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Lith rule (repeatable); the game must be heads-up limit: rounds=1 (the "
+        "default here when --rule rounds is not given), or rounds=2/3 with a small deck "
+        "(--rule cards=0,1,2,...)",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# solve
+
+
+def _add_solve_options(parser: argparse.ArgumentParser) -> None:
+    _add_rule_option(parser)
+    parser.add_argument("--iterations", type=positive_int, default=2000, help="most iterations")
+    parser.add_argument(
+        "--target",
+        type=positive_float,
+        default=None,
+        help="stop once the exploitability is below this many chips a hand",
+    )
+    parser.add_argument(
+        "--check-every", type=positive_int, default=50, help="iterations between measurements"
+    )
+    parser.add_argument(
+        "--vary",
+        action="append",
+        metavar="KEY=VALUE",
+        help="solve once per --vary (repeatable), each the --rule set plus this rule, in "
+        "OUT/KEY=VALUE, and compare them in a table and OUT/solves.json, e.g. --vary "
+        "excuse=none --vary excuse=imposter",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="with --vary: solve the configurations at once as Ray tasks, a CPU each, on the "
+        "cluster at ADDRESS (auto, HOST:PORT, ray://HOST:PORT) or a local Ray without one "
+        "(docs/scale.md); default: one after another here",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        action="store_true",
+        help="keep the solver's state in OUT/checkpoint.npz, rewritten at every measurement, so "
+        "that a solve stopped on the way can go on with --resume (16 bytes a strategy entry: "
+        "3.7 GB for three rounds on nine cards)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from OUT/checkpoint.npz, with the same rules (--iterations counts from the "
+        "start of the solve); keeps checkpointing",
+    )
+    parser.add_argument("--out", required=True, help="output folder")
+
+
+def _solve_jobs(args: argparse.Namespace) -> list[tuple[str | None, dict[str, Any], str]]:
+    """One ``(vary, rules, folder)`` per configuration to solve; ``ValueError`` naming the
+    option that is wrong."""
+    given = parse_rules(args.rule, LithConfig)
+    jobs = []
+    for text in args.vary or [None]:
+        rules = {"rounds": 1, **given}
+        folder = Path(args.out)
+        if text is not None:
+            try:
+                varied = parse_rules([text], LithConfig)
+            except ValueError as error:  # its message names --rule: this is --vary
+                raise ValueError(str(error).replace("--rule", "--vary", 1)) from None
+            if set(varied) & set(given):
+                raise ValueError(f"--vary {text}: that rule is also set by --rule")
+            rules.update(varied)
+            folder = folder / re.sub(r"[^A-Za-z0-9_.=,-]+", "_", text.strip())
+        check_solvable(_lith_config(rules))
+        jobs.append((text, rules, str(folder)))
+    if args.vary and len({job[2] for job in jobs}) < len(jobs):
+        raise ValueError("--vary: a configuration is given twice")
+    if args.ray is not None and not args.vary:
+        raise ValueError("--ray: only with --vary (its configurations are the tasks)")
+    if args.ray is not None and (args.checkpoint or args.resume):
+        flag = "--resume" if args.resume else "--checkpoint"
+        raise ValueError(
+            f"{flag}: not with --ray (a Ray task solves in a scratch folder of its worker; "
+            "checkpoint the configurations here instead)"
+        )
+    return jobs
+
+
+def _check_resumable(args: argparse.Namespace, jobs: list) -> None:
+    """With ``--resume``: every configuration's checkpoint fits; say where each goes on from."""
+    resumed = []
+    for _, rules, folder in jobs:
+        try:
+            record = read_checkpoint_record(Path(folder) / CHECKPOINT_FILE)
+            check_resumable(record, _lith_config(rules), args.iterations)
+        except ValueError as error:
+            raise ValueError(f"--resume: {error}") from None
+        resumed.append((folder, record))
+    for folder, record in resumed:
+        curve = record["curve"]
+        last = f", exploitability {curve[-1]['exploitability']:.6f}" if curve else ""
+        print(
+            f"going on from {folder}/{CHECKPOINT_FILE}: {record['iterations']:,} "
+            f"iterations, {record['seconds']:.1f} s{last}"
+        )
+
+
+def _run_solves(args: argparse.Namespace, jobs: list) -> list[dict[str, Any]]:
+    """Solve every configuration, here one after another or as Ray tasks; each one's record."""
+    settings = (args.iterations, args.target, args.check_every)
+    if args.ray is not None:
+        from distributed.cluster import ClusterError, parse_address
+        from lith_solver.on_ray import solve_on_ray
+
+        try:
+            address = parse_address(args.ray)
+            for _, _, folder in jobs:
+                output_folder(folder)
+            return solve_on_ray([(rules, folder) for _, rules, folder in jobs], settings, address)
+        except ClusterError as error:
+            raise ValueError(f"--ray: {error}") from None
+    for _, _, folder in jobs:
+        output_folder(folder)
+    return [
+        solve_to_folder(
+            rules,
+            *settings,
+            folder,
+            progress=sys.stderr.isatty(),
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+        )
+        for _, rules, folder in jobs
+    ]
+
+
+def _print_exchanges(rows: list[dict[str, Any]]) -> None:
+    """The equilibrium's exchanges (``discard_report``) as a terminal table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="How the equilibrium exchanges (when it plays itself)")
+    columns = ["exchange", "stage", "decision", "reached", "discards", "weak third"]
+    columns += ["middle third", "strong third", "gives lowest", "gives middle", "gives highest"]
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("stage", "decision") else "right")
+    for row in rows:
+        table.add_row(
+            *(f"{row[c]:.2f}" if isinstance(row[c], float) else str(row[c]) for c in columns)
+        )
+    Console().print(table)
+
+
+def _print_solve(info: dict[str, Any], out: str) -> None:
+    if "exchanges" in info:
+        _print_exchanges(info["exchanges"])
+    print(
+        f"{info['hands']:,} hands a player, {info['iterations']:,} iterations in "
+        f"{info['seconds']:.1f} s; first player's value {info['game_value']:+.4f} chips a hand"
+    )
+    print(f"saved to {out}/ (play it as solved:{out})")
+    print(f"exploitability: {info['exploitability']:.6f} chips/hand")
+
+
+def _print_solves(jobs: list, infos: list[dict[str, Any]], out: Path) -> None:
+    """The table comparing the configurations of --vary, also saved as OUT/solves.json."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="solved configurations")
+    for column in ("vary", "hands", "iterations", "seconds", "first player", "exploitability"):
+        table.add_column(column, justify="left" if column == "vary" else "right")
+    rows = []
+    figures = ("hands", "iterations", "seconds", "game_value", "exploitability")
+    for (text, rules, folder), info in zip(jobs, infos, strict=True):
+        table.add_row(
+            text,
+            f"{info['hands']:,}",
+            f"{info['iterations']:,}",
+            f"{info['seconds']:.1f}",
+            f"{info['game_value']:+.4f}",
+            f"{info['exploitability']:.6f}",
+        )
+        rows.append({"vary": text, "rules": rules, "out": folder, **{k: info[k] for k in figures}})
+    Console().print(table)
+    (out / "solves.json").write_text(json.dumps(rows, indent=2))
+    print(f"saved to {out}/KEY=VALUE/ (play each as solved:DIR); the table in {out}/solves.json")
+
+
+def solve_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``solve``: check every option, solve each configuration, print what it found."""
+    try:
+        jobs = _solve_jobs(args)
+        if args.resume:
+            _check_resumable(args, jobs)
+        infos = _run_solves(args, jobs)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.vary:
+        _print_solves(jobs, infos, Path(args.out))
+    else:
+        _print_solve(infos[0], jobs[0][2])
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# exploitability
+
+
+def _add_exploitability_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "agent", help="an agent spec: tag, bluffer, random, ppo:PATH, solved:DIR, ..."
+    )
+    _add_rule_option(parser)
+    parser.add_argument("--seed", type=int_at_least(0), default=0, help="the agent's seed")
+    parser.add_argument(
+        "--out", default=None, help="save the best response here, as the agent solved:OUT"
+    )
+    parser.add_argument(
+        "--by-strength",
+        action="store_true",
+        help="also print how often the agent bets, folds and raises, by hand-strength decile",
+    )
+
+
+def print_by_strength(rows: list[dict[str, Any]], title: str) -> None:
+    """``by_strength`` rows as a terminal table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=title,
+        caption="share of the hands of each strength band taking the action at that point "
+        "(first: the player acting first; dealer: the other)",
+    )
+    table.add_column("hand strength")
+    for label, _, _ in STRENGTH_COLUMNS:
+        table.add_column(label, justify="right")
+    for row in rows:
+        table.add_row(row["band"], *(f"{row[label]:.2f}" for label, _, _ in STRENGTH_COLUMNS))
+    Console().print(table)
+
+
+def _print_exploitability(
+    name: str, figures: dict[str, Any], out: str | None, game: str = ONE_ROUND
+) -> None:
+    print(f"agent {name} on {game}, chips a hand:")
+    print(f"  its value against itself, acting first: {figures['self_play_value_0']:+.4f}")
+    print(f"  best response acting first (position 0): {figures['best_response_0']:+.4f}")
+    print(f"  best response as the dealer (position 1): {figures['best_response_1']:+.4f}")
+    if out is not None:
+        print(f"best response saved: play it as solved:{out}")
+    sys.stdout.flush()
+    print(f"exploitability: {figures['exploitability']:.6f} chips/hand")
+
+
+def exploitability_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``exploitability``: the agent's exact best responses and exploitability."""
+    try:
+        config = _lith_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
+        check_solvable(config)
+        if args.by_strength and config.rounds > 1:
+            raise ValueError("--by-strength: only for the one-round game (rounds=1)")
+        agent = make_agent(args.agent, "lith", seed=args.seed, config=config)
+        if args.out is not None:
+            output_folder(args.out)
+        if config.rounds > 1:
+            figures = best_response_to(agent, solvable_game(config), args.agent, args.out)
+            rounds = f"heads-up limit Lith, {config.rounds} rounds"
+            _print_exploitability(args.agent, figures, args.out, rounds)
+            return 0
+        game = OneRoundGame(config)
+        profile = agent_profile(agent, game, args.agent)
+    except ValueError as error:
+        parser.error(str(error))
+    figures, response = exploitability_of(game, profile)
+    if args.by_strength:
+        print_by_strength(by_strength(game, profile), f"{args.agent}: action frequencies")
+    if args.out is not None:
+        save_best_response(args.out, game, response, args.agent, figures)
+    _print_exploitability(args.agent, figures, args.out)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The command line, and each subcommand's parser by name (every help shows defaults)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lith_solver",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    solve = commands.add_parser(
+        "solve",
+        help="solve a heads-up limit game by discounted CFR and save it",
+        description=(
+            "Solve heads-up limit Lith by discounted CFR, exactly (no abstraction, no "
+            "sampling): one betting round (--rule rounds=1) on any deck, or games with "
+            "exchanges (rounds=2 or 3) on small decks (--rule cards=...). Saves strategy.npz, "
+            "solution.json (rules, curve, game value) and exploitability.png in --out; play "
+            "the strategy as the agent solved:OUT."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    _add_solve_options(solve)
+    exploitability = commands.add_parser(
+        "exploitability",
+        help="an agent's exact best responses and exploitability",
+        description=(
+            "Exact exploitability of a Lith agent on a heads-up limit game the solvers handle "
+            "(the one-round game, or a game with exchanges on a small deck): the agent's "
+            "action probabilities at every information set, an exact best response in each "
+            "position, and their mean. The last line printed is "
+            "'exploitability: X chips/hand'."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    _add_exploitability_options(exploitability)
+    return parser, {"solve": solve, "exploitability": exploitability}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lith_solver COMMAND ...``; the exit status (2: a bad option, named)."""
+    parser, commands = build_parser()
+    args = parser.parse_args(argv)
+    run = solve_command if args.command == "solve" else exploitability_command
+    return run(args, commands[args.command])

@@ -1,0 +1,189 @@
+"""Agents by name: the registry every program resolves agent specs through.
+
+A spec is ``name``, ``name:key=value:key=value``, or for agents that load a file or folder,
+``name:PATH[:key=value...]`` (``tag``, ``bluffer:freq=0.3``, ``ppo:runs/x/model.zip``).
+
+Agents register themselves with :func:`register` when their module is imported. The modules
+are found through the entry-point group ``decktet_rl.agents`` (the suite's own agents are
+declared in ``pyproject.toml`` there, and another installed package may add its own), so the
+layers below the agents (the envs, tournaments, the solver's commands) name agents without
+importing them. ``DECKTET_RL_AGENT_MODULES`` (comma-separated modules) adds modules to load:
+``distributed`` sets it on Ray workers to the modules the driver loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import re
+from collections.abc import Callable
+from importlib import metadata
+from typing import Any
+
+from tablegame.agent import Agent
+
+__all__ = [
+    "AGENTS",
+    "AGENT_MODULES_VARIABLE",
+    "ENTRY_POINT_GROUP",
+    "agent_catalogue",
+    "agent_modules",
+    "agent_names",
+    "load_agents",
+    "make_agent",
+    "parse_value",
+    "register",
+    "split_spec",
+]
+
+ENTRY_POINT_GROUP = "decktet_rl.agents"
+AGENT_MODULES_VARIABLE = "DECKTET_RL_AGENT_MODULES"
+
+# game -> name -> factory(seed=..., **params)
+AGENTS: dict[str, dict[str, Callable[..., Agent]]] = {"lith": {}, "gendeneia": {}}
+
+_loaded: list[str] = []  # the agent modules imported so far, in order
+
+
+def register(game: str, name: str) -> Callable:
+    """Class decorator: make an agent available by name for a game (``"*"``: every game)."""
+
+    def decorate(factory: Callable[..., Agent]) -> Callable[..., Agent]:
+        for g in AGENTS if game == "*" else (game,):
+            AGENTS[g][name] = factory
+        return factory
+
+    return decorate
+
+
+def agent_modules() -> list[str]:
+    """The modules that register agents: the entry points of ``decktet_rl.agents``, then
+    those named in ``DECKTET_RL_AGENT_MODULES``, each once."""
+    found = [entry.value for entry in metadata.entry_points(group=ENTRY_POINT_GROUP)]
+    found += [m.strip() for m in os.environ.get(AGENT_MODULES_VARIABLE, "").split(",")]
+    return list(dict.fromkeys(m for m in found if m))
+
+
+def load_agents() -> list[str]:
+    """Import every module of :func:`agent_modules` not imported yet, so that each registers
+    its agents; the modules loaded so far. None at all is an error saying why."""
+    if not _loaded:
+        modules = agent_modules()
+        if not modules:
+            raise ValueError(
+                f"no agents registered: no entry points in {ENTRY_POINT_GROUP!r} (install the "
+                'suite with `pip install -e ".[dev]"`, or `make test`)'
+            )
+        for module in modules:
+            importlib.import_module(module)
+        _loaded.extend(modules)
+    return list(_loaded)
+
+
+def agent_names(game: str) -> list[str]:
+    """The names of a game's agents, sorted (``ValueError`` for an unknown game)."""
+    load_agents()
+    if game not in AGENTS:
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
+    return sorted(AGENTS[game])
+
+
+def agent_catalogue(game: str, parameters: bool = True) -> str:
+    """A game's agents for help texts: ``name:PATH`` for agents that load a path, and with
+    ``parameters`` the parameters each other agent takes (``bluffer (freq, bet, ...)``)."""
+    entries = []
+    for name in agent_names(game):
+        factory = AGENTS[game][name]
+        argument = getattr(factory, "spec_argument", None)
+        if argument:
+            entries.append(f"{name}:{argument.upper()}")
+            continue
+        taken = [
+            p.rstrip("_")
+            for p in inspect.signature(factory).parameters
+            if p not in ("seed", "config")
+        ]
+        entries.append(name + (f" ({', '.join(taken)})" if taken and parameters else ""))
+    return ", ".join(entries)
+
+
+def parse_value(text: str) -> Any:
+    """A parameter value: a number, a comma-separated list of numbers, a boolean, or text."""
+    if "," in text:
+        return tuple(parse_value(part) for part in text.split(","))
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None) -> Agent:
+    """Build an agent from a spec (see the module's docstring), e.g. ``ppo:runs/x/model.zip``
+    or ``ppo:runs/x/model.zip:deterministic=false``. ``config`` (the game's rules) goes to
+    agents that use it.
+
+    Unknown games, names or parameters raise ``ValueError`` listing what exists.
+    """
+    load_agents()
+    if game not in AGENTS:
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
+    name = spec.strip().partition(":")[0]
+    if name not in AGENTS[game]:
+        raise ValueError(
+            f"unknown agent {name!r} for {game}; built-in agents: {', '.join(sorted(AGENTS[game]))}"
+        )
+    factory = AGENTS[game][name]
+    parameters = inspect.signature(factory).parameters
+    kwargs: dict[str, Any] = {}
+    if "config" in parameters and config is not None:
+        kwargs["config"] = config
+    path_argument = getattr(factory, "spec_argument", None)
+    accepted = {p.rstrip("_"): p for p in parameters if p not in ("seed", "config", path_argument)}
+    _, path, segments = split_spec(spec, game)
+    if path_argument:
+        for text in segments:
+            _set_parameter(name, text, accepted, kwargs)
+        if not path:
+            raise ValueError(
+                f"agent {name!r} needs {path_argument}: {name}:{path_argument.upper()}"
+                + "".join(f"[:{p}=...]" for p in accepted)
+            )
+        return factory(path, seed=seed, **kwargs)
+    for text in segments:
+        _set_parameter(name, text, accepted, kwargs)
+    return factory(seed=seed, **kwargs)
+
+
+_PARAMETER = re.compile(r"^[A-Za-z_]\w*=")
+
+
+def split_spec(spec: str, game: str) -> tuple[str, str | None, list[str]]:
+    """An agent spec's name, the path it loads (for agents that take one, such as
+    ``ppo:PATH`` or ``solved:DIR``; else None) and its ``key=value`` segments."""
+    load_agents()
+    name, _, rest = spec.strip().partition(":")
+    segments = rest.split(":") if rest else []
+    factory = AGENTS.get(game, {}).get(name)
+    if factory is None or not getattr(factory, "spec_argument", None):
+        return name, None, segments
+    # name:PATH[:key=value...]: the trailing key=value segments are parameters
+    cut = len(segments)
+    while cut > 1 and _PARAMETER.match(segments[cut - 1]):
+        cut -= 1
+    return name, ":".join(segments[:cut]), segments[cut:]
+
+
+def _set_parameter(name: str, text: str, accepted: dict[str, str], kwargs: dict) -> None:
+    """Read one ``key=value`` segment of an agent spec into ``kwargs``."""
+    key, sep, value = text.partition("=")
+    if not sep or key not in accepted:
+        raise ValueError(
+            f"agent {name!r}: bad parameter {text!r}; parameters: "
+            + (", ".join(f"{p}=..." for p in accepted) or "none")
+        )
+    kwargs[accepted[key]] = parse_value(value)

@@ -1,0 +1,5 @@
+"""``python -m tournaments``: see :mod:`tournaments.cli`."""
+
+from tournaments.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""``python -m tournaments.report``: see :mod:`tournaments.report.cli`."""
+
+from tournaments.report.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,12 @@
+"""Training bots with MaskablePPO: the options, the opponents, the mixtures, the run.
+
+- ``config``: :class:`~training.config.TrainConfig`, every option described once;
+- ``opponents``: named agents and snapshots of the learner, drawn per episode or table;
+- ``mixtures``: how the other seats are drawn, one callback a mode (``uniform``, ``nash``,
+  ``best_response``, ``exploiter``); ``callbacks``: evaluations, checkpoints, metrics;
+- ``evaluation``: mini-tournaments during training; ``run``: a run start to end, resuming;
+  ``cli``: ``python train.py``;
+- ``exploiter``: learned best responses (``python -m training.exploiter``); ``psro``: PSRO
+  iterations on a finished population (``python -m training.psro``); ``on_ray``: exploiters
+  as Ray tasks.
+"""

@@ -1,0 +1,78 @@
+"""``mixture = "exploiter"``: exploitability descent with a learned best response. Before
+every ``self_play_every`` steps' rollouts, the exploiter trains ``exploiter_steps`` more
+against the learner's sampling policy (the first from scratch, then warm-started from the
+last) and plays the other seat alone; what it wins is recorded. Heads-up, any game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from training.callbacks import RunMetrics
+from training.config import EVAL_BLOCKS, TrainConfig
+from training.mixtures.members import keep_newest_two, play_only, pool_exploiter, step_of
+
+__all__ = ["LearnedExploiter"]
+
+
+class LearnedExploiter(BaseCallback):
+    """Refreshes the exploiter of the learner before its rollouts, every ``self_play_every``
+    steps, and makes it the other seat's player."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        run: Path,
+        metrics: RunMetrics,
+        say: Callable[[str], None],
+        verbose: bool,
+    ) -> None:
+        super().__init__()
+        self.config, self.run, self.metrics = config, run, metrics
+        self.say, self.verbose_lines = say, verbose
+        self.last_step: int | None = None  # when the exploiter was last trained
+
+    def _on_rollout_start(self) -> None:
+        steps = self.num_timesteps
+        if self.last_step is None or steps - self.last_step >= self.config.self_play_every:
+            self.refresh(steps)
+            self.last_step = steps
+
+    def _on_step(self) -> bool:
+        return True
+
+    def refresh(self, steps: int) -> None:
+        """Train the exploiter ``exploiter_steps`` more against the learner's sampling
+        policy (the first one from scratch) and make it the other seat's player; record
+        what it wins."""
+        config = self.config
+        pool = self.run / "pool"
+        pool.mkdir(exist_ok=True)
+        target = pool / f"learner_{steps}.zip"
+        self.model.save(target)
+        earlier = sorted(pool.glob("exploiter_*.zip"), key=step_of)
+        name = f"exploiter_{steps}"
+        found = pool_exploiter(
+            config,
+            f"ppo:{target}:deterministic=false",
+            pool / name,
+            seed=config.seed + steps,  # new deals at every refresh
+            final_units=config.eval_units or EVAL_BLOCKS * config.players,
+            warm_start=earlier[-1] if earlier else None,
+        )
+        target.unlink()
+        play_only(pool, f"{name}.zip")
+        keep_newest_two(pool, "exploiter_*", steps)
+        gain = found["gain"]
+        entry = {"step": steps, "exploiter_steps": found["steps"], **gain}
+        entry = {k: v for k, v in entry.items() if isinstance(v, int | float)}
+        self.metrics.data.setdefault("exploiter", []).append(entry)
+        self.logger.record("exploit/gain", gain["mean"])
+        if self.verbose_lines:
+            self.say(
+                f"step {steps:,}: exploiter trained {found['steps']:,} more steps, wins "
+                f"{gain['mean']:+.1f} [{gain['low']:+.1f}, {gain['high']:+.1f}] "
+                f"{'chips/100 hands' if config.game == 'lith' else 'win share'}"
+            )

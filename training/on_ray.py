@@ -1,0 +1,53 @@
+"""Exploiters as Ray tasks: one task (one CPU) per target and seed.
+
+The target's model files travel with the task (``distributed.files``); the worker trains in a
+scratch folder laid out like this one and sends the exploiter's folder back, which is
+unpacked at the run's ``out`` here. Its ``exploiter.json`` then names the target and the
+folder as a run here would: the figures are the same, being seeded and single-threaded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from distributed.cluster import connect
+from distributed.files import Shipment, unpack_into
+from distributed.tasks import in_scratch, map_tasks, relative_out
+
+__all__ = ["run_exploiters_on_ray"]
+
+
+def run_exploiters_on_ray(specs: list, address: str | None) -> list[dict[str, Any]]:
+    """Train every exploiter of ``specs`` (``training.exploiter.ExploiterSpec``) as a task on
+    the Ray cluster at ``address`` (None: a local Ray); their results, in order."""
+    connect(address)
+    pieces = []
+    for spec in specs:
+        shipment = Shipment((spec.target, *spec.others), spec.game)
+        pieces.append((spec, shipment, relative_out(spec.out)))
+    results: list[dict[str, Any]] = [{} for _ in specs]
+
+    def arrived(i: int, answer: tuple[bytes, dict[str, Any]]) -> None:
+        packed, result = answer
+        spec = specs[i]
+        folder = unpack_into(packed, Path(spec.out).parent)
+        # name the target and the folder as a run here does, not as the worker saw them
+        result["spec"] = dataclasses.asdict(spec)
+        result["exploiter"] = f"ppo:{folder / 'exploiter.zip'}"
+        (folder / "exploiter.json").write_text(json.dumps(result, indent=2))
+        results[i] = result
+
+    map_tasks(_train, pieces, num_cpus=1, description="exploiters (ray)", on_result=arrived)
+    return results
+
+
+def _train(spec, shipment: Shipment, out: str) -> tuple[bytes, dict[str, Any]]:
+    """A task: one exploiter, trained in a scratch folder; its folder packed, and its result."""
+    from training.exploiter import train_exploiter
+
+    target, *others = shipment.local_specs()
+    local = dataclasses.replace(spec, target=target, others=tuple(others), out=out)
+    return in_scratch(out, train_exploiter, local, lambda _: None)
