@@ -28,9 +28,11 @@ chromium:
 		$(APT) install -y -q chromium chromium-driver || \
 		($(APT) update -q && $(APT) install -y -q chromium chromium-driver)
 
+# Style, formatting, and the layer contract of docs/architecture.md (import-linter).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
