@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: demo test lint format bench clean chromium
+.PHONY: demo test test-fast lint format bench clean chromium
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ demo: $(STAMP)
 
 test: $(STAMP) chromium
 	$(PY) -m pytest -n 2  # two workers (pytest-xdist): the tests mostly use one core each
+
+# The quick run: every package, without the tests marked slow (pyproject.toml's markers).
+test-fast: $(STAMP) chromium
+	$(PY) -m pytest -n 2 -m "not slow"
 
 chromium:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \

@@ -1,8 +1,25 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the markers that follow from them (pyproject.toml lists the markers;
+``make test-fast`` runs ``-m "not slow"``)."""
 
 from __future__ import annotations
 
 import pytest
+
+# Fixtures that decide a test's markers: starting the tests' Ray takes seconds, so a test on it
+# is slow as well; OpenSpiel's cross-checks build its games.
+FIXTURE_MARKS = {
+    "ray_cluster": ("ray", "slow"),
+    "openspiel_game": ("openspiel",),
+    "openspiel_tiny": ("openspiel",),
+    "browser": ("browser",),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            for mark in FIXTURE_MARKS.get(fixture, ()):
+                item.add_marker(mark)
 
 
 @pytest.fixture(scope="session")
