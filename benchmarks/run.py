@@ -915,7 +915,8 @@ def _int_list(low: int, high: int) -> Any:
     return parse
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: which benchmark, and each one's sizes."""
     from tablegame.cli import int_at_least
 
     parser = argparse.ArgumentParser(
@@ -983,6 +984,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="report: hands in the timed report.html (even: whole heads-up blocks)",
     )
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.run``: each benchmark asked for, its table, and the JSON."""
+    parser = build_parser()
     args = parser.parse_args(argv)
     console = Console()
     results: dict = {"machine": platform.platform(), "numpy": np.__version__}

@@ -98,6 +98,19 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
         help="seed of the shuffles and the bots, to play the same game again (default: a new "
         "game every time)",
     )
+    rules = _rule_options(parser)
+    parser.add_argument(
+        "--history",
+        type=Path,
+        default=None,
+        help="where to save the game record, one JSON object on one line "
+        "(default: runs/play/gendeneia-DATE-TIME.json)",
+    )
+    return parser, rules
+
+
+def _rule_options(parser: argparse.ArgumentParser) -> RuleOptions:
+    """The options that set the rules: a flag for the ones people change, --rule for any."""
     rules = RuleOptions(parser, "gendeneia", GendeneiaConfig())
     rules.add(
         "--rounds", "max_rounds", "end after this many rounds; none for no limit", type=_limit
@@ -156,14 +169,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
         action="store_true",
     )
     rules.add_rule_option()
-    parser.add_argument(
-        "--history",
-        type=Path,
-        default=None,
-        help="where to save the game record, one JSON object on one line "
-        "(default: runs/play/gendeneia-DATE-TIME.json)",
-    )
-    return parser, rules
+    return rules
 
 
 def legend(presum: str | None) -> list[str]:

@@ -94,6 +94,19 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
         help="seed of the deals and the bots, to play the same match again (default: a new "
         "match every time)",
     )
+    rules = _rule_options(parser)
+    parser.add_argument(
+        "--history",
+        type=Path,
+        default=None,
+        help="where to save the finished hands, as JSON Lines "
+        "(default: runs/play/lith-DATE-TIME.jsonl)",
+    )
+    return parser, rules
+
+
+def _rule_options(parser: argparse.ArgumentParser) -> RuleOptions:
+    """The options that set the rules: a flag for the ones people change, --rule for any."""
     rules = RuleOptions(parser, "lith", LithConfig())
     rules.add("--chips", "starting_chips", "starting stack of every seat", type=int)
     rules.add("--ante", "ante", "chips every seat puts in before the deal", type=int)
@@ -129,14 +142,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, RuleOptions]:
         type=int,
     )
     rules.add_rule_option()
-    parser.add_argument(
-        "--history",
-        type=Path,
-        default=None,
-        help="where to save the finished hands, as JSON Lines "
-        "(default: runs/play/lith-DATE-TIME.jsonl)",
-    )
-    return parser, rules
+    return rules
 
 
 # ---------------------------------------------------------------------------------------------

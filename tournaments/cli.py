@@ -1,11 +1,8 @@
-"""Duplicate tournaments between agents, for Lith and Gendeneía: the command line.
+"""``python -m tournaments``: duplicate tournaments between agents, for Lith and Gendeneía.
 
-    python -m tournaments --game lith --players 2 --agents tag,bluffer,caller,random \\
-        --hands 20000 --seed 1 --workers 2 --out results/lith
-    python -m tournaments --game gendeneia --players 3 --agents greedy,spoiler,random \\
-        --games 600 --out results/gendeneia
-
-See :mod:`tournaments.per_table` for how tables, blocks and seeds are laid out.
+Its help is :mod:`tournaments.per_table`'s docstring: how tables, blocks and seeds are laid
+out. This module turns the options into a :class:`~tournaments.spec.TournamentSpec`, checking
+each, and runs it here, on the batched engine or on Ray.
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ from distributed.cluster import ClusterError, parse_address
 from games import GAMES, game_config, parse_rules
 from tablegame.cli import int_at_least, output_folder
 from tablegame.registry import agent_catalogue, make_agent
+from tournaments import per_table
 from tournaments.per_table import run_tournament
 from tournaments.results import print_result, write_outputs
 from tournaments.spec import TournamentSpec, check_units
@@ -82,19 +80,27 @@ def build_parser() -> argparse.ArgumentParser:
     """The tournament's command line (every option's help shows its default)."""
     parser = argparse.ArgumentParser(
         prog="python -m tournaments",
-        description=__doc__,
+        description=per_table.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
+    _add_what_to_play(parser)
+    _add_how_to_play(parser)
+    _add_what_to_keep(parser)
+    return parser
+
+
+def _add_what_to_play(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("what to play")
+    group.add_argument(
         "--game", choices=GAMES, default="lith", help="the game to play (default: %(default)s)"
     )
-    parser.add_argument(
+    group.add_argument(
         "--players",
         type=int_at_least(2),
         default=2,
         help="seats at each table: 2-10 for Lith, 2-6 for Gendeneía (default: %(default)s)",
     )
-    parser.add_argument(
+    group.add_argument(
         "--agents",
         required=True,
         help="comma-separated agent specs: NAME, NAME:key=value:key=value, or ppo:PATH; "
@@ -103,56 +109,32 @@ def build_parser() -> argparse.ArgumentParser:
         f"Lith: {agent_catalogue('lith')}. Gendeneía: {agent_catalogue('gendeneia')}. "
         "Required; at least two agents, or one with --lineup.",
     )
-    parser.add_argument(
+    group.add_argument(
         "--hands",
         type=int,
         help="Lith only: hands per table, a positive multiple of --players (a block: one deal "
         f"in every rotation of the seating) (default: {DEFAULT_UNITS['lith']}, in whole "
         "blocks: 1998 at 3 players)",
     )
-    parser.add_argument(
+    group.add_argument(
         "--games",
         type=int,
         help="Gendeneía only: games per table, a positive multiple of --players "
         f"(default: {DEFAULT_UNITS['gendeneia']}, in whole blocks: 198 at 3 players)",
     )
-    parser.add_argument(
+    group.add_argument(
         "--seed",
         type=int_at_least(0),
         default=0,
         help="seed of every deal and of the agents' own randomness (default: %(default)s)",
     )
-    parser.add_argument(
-        "--workers",
-        type=int_at_least(1),
-        help="processes sharing the blocks, the same results for any number; the batched "
-        "tournament runs in one; with --ray and no address, the local Ray's CPUs "
-        "(default: 1; with --ray, every core)",
-    )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        metavar="ADDRESS",
-        help="play the blocks (or the batches, with --batched) as tasks on a Ray cluster: "
-        "auto (the cluster this machine joined), HOST:PORT of its head, ray://HOST:PORT, or no "
-        "address for a local Ray; the same results as one process (docs/scale.md) "
-        "(default: no Ray)",
-    )
-    parser.add_argument(
-        "--task-blocks",
-        type=int_at_least(1),
-        metavar="N",
-        help="with --ray, per-table: blocks in each task (default: 4 tasks a CPU, at least "
-        "200 blocks a task)",
-    )
-    parser.add_argument(
+    group.add_argument(
         "--plain",
         action="store_true",
         help="deal every rotation of the seating afresh instead of replaying one deal in each "
         "(default: duplicate dealing)",
     )
-    parser.add_argument(
+    group.add_argument(
         "--rule",
         action="append",
         default=[],
@@ -161,27 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
         "presum=subtract (Gendeneía); an unknown key lists the game's rules (default: none, "
         "the standard rules)",
     )
-    parser.add_argument(
-        "--histories",
-        action="store_true",
-        help="save every hand's or game's record to histories.jsonl in --out (default: off; "
-        "with --batched, use --record)",
-    )
-    parser.add_argument(
-        "--batched",
-        action="store_true",
-        help="Lith: play many tables at once on the batched engine, agents deciding with "
-        "act_batch (default: off, one table at a time). Records only what --record asks",
-    )
-    parser.add_argument(
-        "--record",
-        type=_record,
-        metavar="all|N",
-        help="with --batched: keep the decisions (for tournaments.report.cli) and hand records "
-        "(histories.jsonl) of every hand, or of a seeded sample of N hands (default: none; "
-        "the per-table tournament always keeps Lith decisions)",
-    )
-    parser.add_argument(
+    group.add_argument(
         "--lineup",
         type=_lineup,
         metavar="I,J,...",
@@ -191,35 +153,77 @@ def build_parser() -> argparse.ArgumentParser:
         "--lineup 0,0): its results are zero-sum, its decisions still show how it plays "
         "(default: every pairing or combination)",
     )
-    parser.add_argument(
+
+
+def _add_how_to_play(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("how to play it")
+    group.add_argument(
+        "--workers",
+        type=int_at_least(1),
+        help="processes sharing the blocks, the same results for any number; the batched "
+        "tournament runs in one; with --ray and no address, the local Ray's CPUs "
+        "(default: 1; with --ray, every core)",
+    )
+    group.add_argument(
+        "--batched",
+        action="store_true",
+        help="Lith: play many tables at once on the batched engine, agents deciding with "
+        "act_batch (default: off, one table at a time). Records only what --record asks",
+    )
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="play the blocks (or the batches, with --batched) as tasks on a Ray cluster: "
+        "auto (the cluster this machine joined), HOST:PORT of its head, ray://HOST:PORT, or no "
+        "address for a local Ray; the same results as one process (docs/scale.md) "
+        "(default: no Ray)",
+    )
+    group.add_argument(
+        "--task-blocks",
+        type=int_at_least(1),
+        metavar="N",
+        help="with --ray, per-table: blocks in each task (default: 4 tasks a CPU, at least "
+        "200 blocks a task)",
+    )
+
+
+def _add_what_to_keep(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("what to keep")
+    group.add_argument(
+        "--histories",
+        action="store_true",
+        help="save every hand's or game's record to histories.jsonl in --out (default: off; "
+        "with --batched, use --record)",
+    )
+    group.add_argument(
+        "--record",
+        type=_record,
+        metavar="all|N",
+        help="with --batched: keep the decisions (for python -m tournaments.report) and hand "
+        "records (histories.jsonl) of every hand, or of a seeded sample of N hands (default: "
+        "none; the per-table tournament always keeps Lith decisions)",
+    )
+    group.add_argument(
         "--out",
         metavar="DIR",
         help="folder for results.json, results.csv, the plots, decisions.jsonl and "
         "histories.jsonl (default: print the results only)",
     )
-    return parser
 
 
-def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
-    """The tournament the arguments ask for; ``ValueError`` naming the flag if they are bad."""
-    lith = args.game == "lith"
-    if lith and args.games is not None:
-        raise ValueError("--games: Lith tournaments count hands; use --hands")
-    if not lith and args.hands is not None:
-        raise ValueError("--hands: Gendeneía tournaments count games; use --games")
-    rules = parse_rules(args.rule, args.game)
-    try:
-        config = game_config(args.game, args.players, rules)
-    except ValueError as error:
-        raise ValueError(_config_error(error, rules)) from None
-    if lith and rules.get("max_hands") is not None:
-        raise ValueError(
-            "--rule max_hands: a tournament plays single hands, each from the starting stacks"
-        )
+def _units(args: argparse.Namespace, lith: bool) -> int:
+    """Hands or games per table: the flag's, or the default in whole blocks."""
     units = args.hands if lith else args.games
-    if units is None:  # the default, in whole blocks
+    if units is None:
         units = DEFAULT_UNITS[args.game] // args.players * args.players
     check_units(units, args.players, args.game, duplicate=not args.plain)
+    return units
+
+
+def _agents(args: argparse.Namespace) -> tuple[str, ...]:
+    """The agent specs of --agents, each once, seated by --lineup if given."""
     agents = tuple(a.strip() for a in args.agents.split(","))
     if not all(agents):
         raise ValueError(f"--agents: an empty agent spec in {args.agents!r}")
@@ -235,6 +239,11 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
         )
     if args.lineup is not None:
         _check_lineup(args.lineup, agents, args.players)
+    return agents
+
+
+def _check_how_to_play(args: argparse.Namespace, lith: bool) -> None:
+    """--batched, --workers, --ray, --task-blocks and --record make sense together."""
     if args.batched:
         if not lith:
             raise ValueError(f"--batched: batched tournaments play Lith only, got {args.game}")
@@ -257,6 +266,27 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
             "--record: only with --batched (the per-table tournament keeps every Lith decision, "
             "and every record with --histories)"
         )
+
+
+def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
+    """The tournament the arguments ask for; ``ValueError`` naming the flag if they are bad."""
+    lith = args.game == "lith"
+    if lith and args.games is not None:
+        raise ValueError("--games: Lith tournaments count hands; use --hands")
+    if not lith and args.hands is not None:
+        raise ValueError("--hands: Gendeneía tournaments count games; use --games")
+    rules = parse_rules(args.rule, args.game)
+    try:
+        config = game_config(args.game, args.players, rules)
+    except ValueError as error:
+        raise ValueError(_config_error(error, rules)) from None
+    if lith and rules.get("max_hands") is not None:
+        raise ValueError(
+            "--rule max_hands: a tournament plays single hands, each from the starting stacks"
+        )
+    units = _units(args, lith)
+    agents = _agents(args)
+    _check_how_to_play(args, lith)
     for name in agents:
         try:
             make_agent(name, args.game, config=config)
@@ -281,6 +311,7 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tournaments``; a bad option exits with status 2, naming it."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
