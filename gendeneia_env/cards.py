@@ -1,4 +1,4 @@
-"""The Lilitai deck: six suits of twelve cards numbered 0-11 (RULES.md §4).
+"""The Lilitai deck: six suits of twelve cards numbered 0-11 (docs/rules.md §4).
 
 Choices: Collars (C), Hope (H), Blood (B). Forces: Quills (Q), Winds (W), and in Gendeneía
 the Twists (T). A zero counts as 12. A card's id is ``suit index * 12 + number`` in the suit

@@ -1,4 +1,4 @@
-"""Gendeneía: the game as a pure, seeded state machine (RULES.md §4; ``docs/rules.md``).
+"""Gendeneía: the game as a pure, seeded state machine (docs/rules.md §4).
 
 A turn: the player may first discard their hand (one Choice, one Force) and draw a new one;
 then plays the pair onto the lot matching the Choice's suit, of any player; trumping removes

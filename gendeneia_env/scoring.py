@@ -1,4 +1,4 @@
-"""Lot values and scores (RULES.md §4), shared by the engine and :func:`score_player`.
+"""Lot values and scores (docs/rules.md §4), shared by the engine and :func:`score_player`.
 
 A player's score, with C, H, B the values of their Collars, Hope and Blood lots, is
 ``|C - B| + |H - B|``; the lowest score wins. A lot's value is the sum of its Choice values,

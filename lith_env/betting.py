@@ -1,4 +1,5 @@
-"""Betting structures: what a seat may do in a betting round, in exact chip amounts (RULES.md §3).
+"""Betting structures: what a seat may do in a betting round, in exact chip amounts
+(docs/rules.md §3).
 
 Amounts for bets and raises are *raise-to* amounts: the seat's total bet in this round after
 the action. ``limit`` has a fixed size per round (default 2, 2, 4) and at most one bet and three

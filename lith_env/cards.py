@@ -91,7 +91,7 @@ class Card:
 M, S, WA, L, WY, K = Suit.MOONS, Suit.SUNS, Suit.WAVES, Suit.LEAVES, Suit.WYRMS, Suit.KNOTS
 P, LO, E = Type.PERSONALITY, Type.LOCATION, Type.EVENT
 
-# (name, rank, suits high to low, types) in id order. Source: RULES.md §1 (the card table).
+# (name, rank, suits high to low, types) in id order. Source: docs/rules.md §1 (the card table).
 _CARD_DATA: list[tuple[str, int, tuple[Suit, ...], tuple[Type, ...]]] = [
     *[(f"Ace of {s.label}", 1, (s,), ()) for s in (M, S, WA, L, WY, K)],
     ("The Author", 2, (M, K), (P,)),

@@ -1,6 +1,6 @@
 """The Lith table: one hand (:class:`LithHand`) and a match of hands (:class:`LithGame`).
 
-A pure state machine with no RL imports (RULES.md §3). Seats are numbered clockwise; "left"
+A pure state machine with no RL imports (docs/rules.md §3). Seats are numbered clockwise; "left"
 of a seat is the next seat clockwise (seat + 1). Every action is validated before anything
 changes: an illegal one raises :class:`IllegalActionError` listing the legal actions and leaves
 the state exactly as it was.

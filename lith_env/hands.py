@@ -13,7 +13,7 @@ weakest real completion's strength minus 1 (that bit cleared): just below that h
 every hand below it. Strengths of the same hand agree across configurations only where its
 category does.
 
-Rules: RULES.md §2 as recorded in ``docs/rules.md``.
+Rules: docs/rules.md §2.
 """
 
 from __future__ import annotations

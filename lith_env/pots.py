@@ -1,4 +1,4 @@
-"""Side pots and their award at showdown (RULES.md §3)."""
+"""Side pots and their award at showdown (docs/rules.md §3)."""
 
 from __future__ import annotations
 

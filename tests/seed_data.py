@@ -62,7 +62,7 @@ SEED_TABLE = {
 }
 SEED_TOTALS = {"extended": 13244, "basic": 7140}
 
-# The one documented difference (RULES.md §2): eight extended-deck hands fit both Kindred Pair
+# The one documented difference (docs/rules.md §2): eight extended-deck hands fit both Kindred Pair
 # and Single Flush Pair; the ranked list puts Kindred Pair higher, the seed's table counted them
 # as Single Flush Pair (all eight are kindred).
 KINDRED_SINGLE_FLUSH_PAIRS = 8
@@ -165,5 +165,5 @@ SEED_EXAMPLES = {
     ),
 }
 
-# Where the rule text overrides the seed's label for an example (RULES.md §2).
+# Where the rule text overrides the seed's label for an example (docs/rules.md §2).
 EXAMPLE_OVERRIDES = {("The Island", "The Window", "The Desert"): "Kindred Pair"}

@@ -1,4 +1,4 @@
-"""The Decktet as data (RULES.md §1)."""
+"""The Decktet as data (docs/rules.md §1)."""
 
 import pytest
 

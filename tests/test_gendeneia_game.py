@@ -1,4 +1,4 @@
-"""The Gendeneía engine (RULES.md §4): turns, trumping, every variant, every end condition."""
+"""The Gendeneía engine (docs/rules.md §4): turns, trumping, every variant, every end condition."""
 
 import copy
 import itertools

@@ -1,4 +1,4 @@
-"""Gendeneía scoring (RULES.md §4) and the written card and pair forms."""
+"""Gendeneía scoring (docs/rules.md §4) and the written card and pair forms."""
 
 import pytest
 

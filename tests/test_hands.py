@@ -1,4 +1,4 @@
-"""Lith hand categories, ties and the vectorized evaluator (RULES.md §2, the seed's examples
+"""Lith hand categories, ties and the vectorized evaluator (docs/rules.md §2, the seed's examples
 and table, copied into tests/seed_data.py)."""
 
 import hashlib
@@ -83,7 +83,7 @@ def test_every_category_beats_the_next_by_the_examples():
 
 def test_seed_examples_listed_in_tie_order_except_pairs_first():
     # The seed lists each example "in order from high to low according to how they would be
-    # evaluated in a tie"; RULES.md puts a pair's rank first, which reorders four examples.
+    # evaluated in a tie"; docs/rules.md §2 puts a pair's rank first, which reorders four examples.
     pair_first = {
         ("The Betrayal", "The Mountain", "The Sailor"),
         ("The Castle", "The Journey", "The Savage"),

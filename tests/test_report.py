@@ -285,7 +285,7 @@ def test_records_without_ids_link_to_decisions_in_order(lith_folder, tmp_path):
 
 
 def test_the_page_draws_decktet_cards_with_rank_and_suits():
-    """Known cards of the Decktet (RULES.md's card table): rank name and suits high to low."""
+    """Known cards of the Decktet (docs/rules.md §1, the card table): rank and suits high to low."""
     cards = lith_cards()
     assert len(cards) == 45
     assert cards[card_id("Ace of Suns")] == ["Ace of Suns", "Ace", ["Suns"]]
