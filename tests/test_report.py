@@ -202,6 +202,23 @@ def test_gendeneia_games_replay_from_their_changes(tmp_path):
     assert trumps > 0, "the games have trumping to show"
 
 
+def test_a_tournament_of_one_block_makes_a_page(tmp_path):
+    """One block has no interval (results.json keeps its infinite bounds as null): the page
+    says n/a and draws the point without a line, rather than failing."""
+    out = tmp_path / "one"
+    tournament.main(
+        [
+            *("--game", "gendeneia", "--players", "3", "--agents", "greedy,spoiler,random"),
+            *("--games", "3", "--histories", "--out", str(out)),
+        ]
+    )
+    results = json.loads((out / "results.json").read_text())
+    assert results["blocks"] == 1 and results["agents_results"]["greedy"]["win_rate"]["low"] is None
+    page, count = build_report(out)
+    assert count == 3
+    assert "[n/a, n/a]" in page and page.count("<circle") >= 3
+
+
 def test_a_batched_sample_is_browsable(tmp_path):
     """--batched --record N records N hands, linked to their decisions by id."""
     out = tmp_path / "batched"

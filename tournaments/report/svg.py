@@ -3,6 +3,7 @@ browser's hover tooltip) with its count, so no plotting library is shipped in th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
@@ -36,14 +37,17 @@ def _svg(width: int, height: int, body: list[str], label: str) -> str:
     )
 
 
+def _finite(value: float | None) -> bool:
+    """A number to draw: results.json keeps the infinite interval of one block as null."""
+    return value is not None and math.isfinite(value)
+
+
 def interval_rows(
     rows: Sequence[tuple[str, float, float, float, str]], unit: str, centre: float = 0.0
 ) -> str:
     """One row per (label, mean, low, high, tooltip): a point with its interval on a shared
     axis, and a line at ``centre`` (0 chips, or a fair share of wins)."""
-    finite = [
-        v for _, m, lo, hi, _ in rows for v in (m, lo, hi) if v == v and abs(v) != float("inf")
-    ]
+    finite = [v for _, m, lo, hi, _ in rows for v in (m, lo, hi) if _finite(v)]
     lo_all, hi_all = min([*finite, centre]), max([*finite, centre])
     pad = (hi_all - lo_all) * 0.08 or 1.0
     lo_all, hi_all = lo_all - pad, hi_all + pad
@@ -66,7 +70,7 @@ def interval_rows(
         short = label if len(label) <= 38 else "…" + label[-37:]
         body.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{escape(short)}</text>')
         body.append(f'<g class="point"><title>{escape(tip)}</title>')
-        if low == low and high == high and abs(low) != float("inf"):
+        if _finite(low) and _finite(high):
             body.append(
                 f'<line x1="{x(low):.1f}" y1="{y}" x2="{x(high):.1f}" y2="{y}" '
                 f'stroke="{colour}" stroke-width="3"/>'
