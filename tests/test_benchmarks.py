@@ -88,3 +88,23 @@ def test_solver_benchmark_counts_information_sets():
     assert result["three-round ratio"] == pytest.approx(
         result["three rounds"]["updates/s"] / result["OpenSpiel CFR+ Leduc"]["updates/s"]
     )
+
+
+@pytest.mark.slow
+def test_the_fingerprint_repeats_and_changes_with_a_result(tmp_path, monkeypatch):
+    """python -m benchmarks.fingerprint is a check that a change alters no result: it must
+    give the same digests twice, and another digest when a seeded result changes."""
+    import json
+
+    from benchmarks import fingerprint
+
+    assert fingerprint.main([str(tmp_path / "f.json"), "--quick"]) == 0
+    first = json.loads((tmp_path / "f.json").read_text())
+    assert {"tournament:lith2", "batched:lith2", "solve:one-round:strategy"} <= set(first)
+    assert "exploitability:tag" in first and all(len(d) == 16 for d in first.values())
+    assert fingerprint.fingerprint(quick=True) == first
+    # other deals, one table at a time: its digest moves, the batched one's does not
+    monkeypatch.setattr("tournaments.per_table.block_seed", lambda *parts: sum(parts))
+    changed = fingerprint.tournament_digests()
+    assert changed["tournament:lith2"] != first["tournament:lith2"]
+    assert changed["batched:lith2"] == first["batched:lith2"]

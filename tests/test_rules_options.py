@@ -1,4 +1,4 @@
-"""``--rule key=value`` as every program reads it (agents.rules)."""
+"""``--rule key=value`` as every program reads it (tablegame.rules, by game name through games)."""
 
 import pytest
 
