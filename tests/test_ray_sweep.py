@@ -26,6 +26,13 @@ def tiny(folder: Path, out: str) -> Path:
     return path
 
 
+def _weights(path: Path) -> dict[str, list]:
+    from sb3_contrib import MaskablePPO
+
+    policy = MaskablePPO.load(path, device="cpu").policy
+    return {name: value.tolist() for name, value in policy.state_dict().items()}
+
+
 def test_seeds_are_read_as_lists_and_ranges():
     assert parse_seeds("1-4") == [1, 2, 3, 4]
     assert parse_seeds("1,3,5") == [1, 3, 5]
@@ -99,6 +106,25 @@ def test_bad_sweep_flags_exit_2_before_training(tmp_path, argv, message, capsys)
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_one_seed_of_a_recipe_runs_into_its_sweep_folder(tmp_path, monkeypatch, capsys):
+    """--seed N (and --seeds N) runs the file's recipe at training seed N into OUT/seed-N, as
+    a sweep would, prints that run's report and writes no summary of one seed."""
+    monkeypatch.chdir(tmp_path)
+    path = tiny(tmp_path, "runs/one")
+    assert experiments_run.main([str(path), "--seed", "3"]) == 0
+    run = Path("runs/one/seed-3")
+    assert capsys.readouterr().out.strip().endswith((run / "report.md").read_text().strip())
+    assert json.loads((run / "config.json").read_text())["seed"] == 3
+    assert not Path("runs/one/sweep.md").exists() and not Path("runs/one/model.zip").exists()
+    again = tiny(tmp_path, "runs/again")
+    assert experiments_run.main([str(again), "--seeds", "3"]) == 0
+    assert _weights(Path("runs/again/seed-3/model.zip")) == _weights(run / "model.zip")
+    with pytest.raises(SystemExit) as stop:
+        experiments_run.main([str(path), "--seed", "3", "--seeds", "1-2"])
+    assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
 
 
 @pytest.mark.slow
