@@ -23,6 +23,8 @@ __all__ = [
     "Checkpoints",
     "Evaluations",
     "MetricsFile",
+    "RefreshBeforeRollouts",
+    "RunCallback",
     "RunMetrics",
     "due",
     "make_callbacks",
@@ -51,13 +53,46 @@ class RunMetrics:
         self.path.write_text(json.dumps(self.data, indent=2))
 
 
-class Evaluations(BaseCallback):
+class RunCallback(BaseCallback):
+    """A callback of a run: its options, its folder, its metrics, and ``say`` for its lines
+    (with ``verbose``, also the lines of snapshots, checkpoints and refreshes)."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        run: Path,
+        metrics: RunMetrics,
+        say: Callable[[str], None],
+        verbose: bool,
+    ) -> None:
+        super().__init__()
+        self.config, self.run, self.metrics = config, run, metrics
+        self.say, self.verbose_lines = say, verbose
+
+    def _on_step(self) -> bool:
+        return True
+
+
+class RefreshBeforeRollouts(RunCallback):
+    """Refreshes the other seat's player before the rollouts, once every ``self_play_every``
+    steps (the first time at the start): so that a rollout's hands are played against the
+    answer to the policy that plays them, not to the one before the last update."""
+
+    last_step: int | None = None  # when the player was last refreshed
+
+    def _on_rollout_start(self) -> None:
+        steps = self.num_timesteps
+        if self.last_step is None or steps - self.last_step >= self.config.self_play_every:
+            self.refresh(steps)
+            self.last_step = steps
+
+    def refresh(self, steps: int) -> None:
+        raise NotImplementedError
+
+
+class Evaluations(RunCallback):
     """Every ``eval_every`` steps, a duplicate mini-tournament of the learner against each
     named opponent: logged to TensorBoard and the metrics, and said as a line."""
-
-    def __init__(self, config: TrainConfig, metrics: RunMetrics, say: Callable[[str], None]):
-        super().__init__()
-        self.config, self.metrics, self.say = config, metrics, say
 
     def _on_step(self) -> bool:
         if due(self.num_timesteps, self.config.eval_every, self.config.n_envs):
@@ -81,13 +116,9 @@ class Evaluations(BaseCallback):
         self.say(evaluation_line(entry, config.game))
 
 
-class Checkpoints(BaseCallback):
+class Checkpoints(RunCallback):
     """Every ``checkpoint_every`` steps, the model in ``checkpoints/model_STEPS_steps.zip``
     (what ``--resume`` goes on from)."""
-
-    def __init__(self, config: TrainConfig, run: Path, say: Callable[[str], None], verbose: bool):
-        super().__init__()
-        self.config, self.run, self.say, self.verbose_lines = config, run, say, verbose
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
@@ -100,15 +131,8 @@ class Checkpoints(BaseCallback):
         return True
 
 
-class MetricsFile(BaseCallback):
+class MetricsFile(RunCallback):
     """Writes the metrics once more at the end of training (the pool's last entries)."""
-
-    def __init__(self, metrics: RunMetrics) -> None:
-        super().__init__()
-        self.metrics = metrics
-
-    def _on_step(self) -> bool:
-        return True
 
     def _on_training_end(self) -> None:
         self.metrics.write()
@@ -128,9 +152,7 @@ def make_callbacks(
     if mixture is not None:
         callbacks.append(mixture)
     callbacks += [
-        Evaluations(config, metrics, say),
-        Checkpoints(config, run, say, verbose),
-        MetricsFile(metrics),
+        kind(config, run, metrics, say, verbose) for kind in (Evaluations, Checkpoints, MetricsFile)
     ]
     return callbacks
 

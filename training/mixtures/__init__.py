@@ -16,16 +16,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from stable_baselines3.common.callbacks import BaseCallback
-
-from training.callbacks import RunMetrics
+from training.callbacks import RunCallback, RunMetrics
 from training.config import TrainConfig
 from training.mixtures.exact_descent import ExactBestResponses
 from training.mixtures.learned_descent import LearnedExploiter
 from training.mixtures.nash import PopulationSnapshots
 from training.mixtures.uniform import Snapshots
 
-__all__ = ["mixture_callback"]
+__all__ = ["CALLBACKS", "mixture_callback"]
+
+CALLBACKS: dict[str, type[RunCallback]] = {
+    "uniform": Snapshots,
+    "nash": PopulationSnapshots,
+    "best_response": ExactBestResponses,
+    "exploiter": LearnedExploiter,
+}
 
 
 def mixture_callback(
@@ -34,14 +39,8 @@ def mixture_callback(
     metrics: RunMetrics,
     say: Callable[[str], None],
     verbose: bool,
-) -> BaseCallback | None:
+) -> RunCallback | None:
     """The callback of ``config.mixture`` (None: uniform draws without snapshots)."""
-    if config.mixture == "nash":
-        return PopulationSnapshots(config, run, metrics, say, verbose)
-    if config.mixture == "best_response":
-        return ExactBestResponses(config, run, metrics, say, verbose)
-    if config.mixture == "exploiter":
-        return LearnedExploiter(config, run, metrics, say, verbose)
-    if "self" in config.opponents:
-        return Snapshots(config, run, metrics, say, verbose)
-    return None
+    if config.mixture == "uniform" and "self" not in config.opponents:
+        return None
+    return CALLBACKS[config.mixture](config, run, metrics, say, verbose)

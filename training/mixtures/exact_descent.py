@@ -5,49 +5,21 @@ exploitability is recorded each time. Heads-up limit Lith games the exact solver
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.ppo import PPOAgent
 from lith_solver.exploitability import best_response_to, solvable_game
-from training.callbacks import RunMetrics
-from training.config import TrainConfig
+from training.callbacks import RefreshBeforeRollouts
 from training.mixtures.members import keep_newest_two, play_only
 
 __all__ = ["ExactBestResponses"]
 
 
-class ExactBestResponses(BaseCallback):
+class ExactBestResponses(RefreshBeforeRollouts):
     """Solves the best response to the learner before its rollouts, every
     ``self_play_every`` steps, and makes it the other seat's player."""
 
-    def __init__(
-        self,
-        config: TrainConfig,
-        run: Path,
-        metrics: RunMetrics,
-        say: Callable[[str], None],
-        verbose: bool,
-    ) -> None:
-        super().__init__()
-        self.config, self.run, self.metrics = config, run, metrics
-        self.say, self.verbose_lines = say, verbose
-        self.exact_game: Any = None  # the solver's game, built on first use
-        self.last_step: int | None = None  # when the newest best response was solved
-
-    def _on_rollout_start(self) -> None:
-        # Before the rollout, so that its hands are played against the best response to
-        # the policy that plays them (at a step, it would answer the policy before the update).
-        steps = self.num_timesteps
-        if self.last_step is None or steps - self.last_step >= self.config.self_play_every:
-            self.refresh(steps)
-            self.last_step = steps
-
-    def _on_step(self) -> bool:
-        return True
+    exact_game: Any = None  # the solver's game, built on first use
 
     def refresh(self, steps: int) -> None:
         """Make the exact best response to the learner's sampling policy the other seat's

@@ -5,43 +5,16 @@ last) and plays the other seat alone; what it wins is recorded. Heads-up, any ga
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-from stable_baselines3.common.callbacks import BaseCallback
-
-from training.callbacks import RunMetrics
-from training.config import EVAL_BLOCKS, TrainConfig
+from training.callbacks import RefreshBeforeRollouts
+from training.config import EVAL_BLOCKS
 from training.mixtures.members import keep_newest_two, play_only, pool_exploiter, step_of
 
 __all__ = ["LearnedExploiter"]
 
 
-class LearnedExploiter(BaseCallback):
+class LearnedExploiter(RefreshBeforeRollouts):
     """Refreshes the exploiter of the learner before its rollouts, every ``self_play_every``
     steps, and makes it the other seat's player."""
-
-    def __init__(
-        self,
-        config: TrainConfig,
-        run: Path,
-        metrics: RunMetrics,
-        say: Callable[[str], None],
-        verbose: bool,
-    ) -> None:
-        super().__init__()
-        self.config, self.run, self.metrics = config, run, metrics
-        self.say, self.verbose_lines = say, verbose
-        self.last_step: int | None = None  # when the exploiter was last trained
-
-    def _on_rollout_start(self) -> None:
-        steps = self.num_timesteps
-        if self.last_step is None or steps - self.last_step >= self.config.self_play_every:
-            self.refresh(steps)
-            self.last_step = steps
-
-    def _on_step(self) -> bool:
-        return True
 
     def refresh(self, steps: int) -> None:
         """Train the exploiter ``exploiter_steps`` more against the learner's sampling

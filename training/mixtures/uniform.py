@@ -4,33 +4,17 @@ callback saves into the pool every ``self_play_every`` steps."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from stable_baselines3.common.callbacks import BaseCallback
-
-from training.callbacks import RunMetrics, due
-from training.config import TrainConfig
+from training.callbacks import RunCallback, due
 from training.opponents import newest_snapshots
 
 __all__ = ["Snapshots"]
 
 
-class Snapshots(BaseCallback):
+class Snapshots(RunCallback):
     """Saves a snapshot of the learner into the pool every ``self_play_every`` steps and
     records the pool; :meth:`joined` is what a subclass does with each new snapshot."""
-
-    def __init__(
-        self,
-        config: TrainConfig,
-        run: Path,
-        metrics: RunMetrics,
-        say: Callable[[str], None],
-        verbose: bool,
-    ) -> None:
-        super().__init__()
-        self.config, self.run, self.metrics = config, run, metrics
-        self.say, self.verbose_lines = say, verbose
 
     def _on_step(self) -> bool:
         steps = self.num_timesteps
