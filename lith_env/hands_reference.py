@@ -1,6 +1,8 @@
 """A plain, one-hand-at-a-time Lith hand evaluator written straight from the rule text.
 
-It is slow on purpose: no tables, no bit tricks, just the sentences of RULES.md §2 as Python.
+It is slow on purpose: no tables, no bit tricks, just the sentences of docs/rules.md §2 as
+Python, with its own category and qualifier order. Of the production code it uses only the card
+data of :mod:`lith_env.cards` (the cards, their ranks, suits and types, names to ids, the deck).
 The tests check the vectorized evaluator in :mod:`lith_env.hands` against it on every hand, and
 the benchmark measures how much faster the table lookup is.
 """
@@ -10,9 +12,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lith_env.cards import CARDS, EXCUSE, Card, Suit, Type, card_ids, deck
-from lith_env.hands import CATEGORIES, QUALIFIERS
 
-__all__ = ["reference_category", "reference_key"]
+__all__ = ["CATEGORIES", "QUALIFIERS", "reference_category", "reference_key"]
+
+# The 24 categories, highest first, typed in from the seed's ranked list (docs/rules.md §2,
+# "Categories, highest first"), not taken from lith_env.hands: the tests compare the two, so a
+# reordering in the production evaluator shows.
+CATEGORIES: tuple[str, ...] = (
+    "Doubly Kindred",
+    "Running Twin Flush",
+    "Running Totum",
+    "Pure Twin Flush",
+    "Full Spread Trio",
+    "Totum Trio",
+    "Full Spread Pair",
+    "Full Spread",
+    "Impure Twin Flush",
+    "Totum Pair",
+    "Trio",
+    "Totum",
+    "Running Single Flush",
+    "Kindred Pair",
+    "Single Flush Pair",
+    "Kindred Single Flush",
+    "Run",
+    "Fortune Single Flush",
+    "Fortune Pair",
+    "Kindred",
+    "Fortune",
+    "Single Flush",
+    "Pair",
+    "Void",
+)
+# Lowest first, so a qualifier's index is its tie-break: kindred beats fortune beats neither
+# (docs/rules.md §2, "Ties").
+QUALIFIERS: tuple[str, ...] = ("neither", "fortune", "kindred")
 
 # (category, qualifier, ranks in tie order, suits in tie order, 1), or for a beggar hand its
 # weakest completion's key with 0 last: just below that hand, above every hand below it.

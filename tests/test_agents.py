@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gendeneia_env
-import lith_env
+import lith_env  # noqa: F401  (registers Lith-v0)
 from agents.lith_heuristics import BluffAgent, CallerAgent, RockAgent, TagAgent
 from gendeneia_env.encoding import encode as g_encode
 from lith_env.cards import card_ids
@@ -16,7 +16,7 @@ from lith_env.exchange import best_discard, discard_values, unseen_cards
 from lith_env.game import LithConfig
 from tablegame.registry import make_agent
 from tests.gendeneia_helpers import arrange, new_game
-from tests.lith_helpers import CHECK, bet, play, stacked_hand
+from tests.lith_helpers import CHECK, bet, stacked_hand
 
 # ----------------------------------------------------------------------------- specs
 
@@ -122,17 +122,41 @@ def test_betting_styles():
     assert lith_decision(BluffAgent(freq=0.0), {0: WEAK, 1: STRONG})[0] == 1
 
 
+def _play_episode(env, agent, seed: int, max_steps: int) -> tuple[float, dict, int]:
+    """The learner's episode from ``seed``, played by ``agent`` with every action checked
+    legal: its summed reward, the last info and the number of its decisions."""
+    obs, info = env.reset(seed=seed)
+    total = 0.0
+    for step in range(1, max_steps + 1):
+        action = agent.act(obs, info["action_mask"])
+        assert info["action_mask"][action], f"illegal action {action} at step {step}"
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        if terminated or truncated:
+            assert terminated and not truncated
+            return total, info, step
+    pytest.fail(f"the episode from seed {seed} was not over after {max_steps} decisions")
+
+
 def test_agents_play_whole_games_in_every_structure():
     for betting in ("limit", "pot-limit", "no-limit"):
         env = gym.make(
-            "Lith-v0", num_players=4, betting=betting, opponents=["tag", "rock", "bluffer"]
-        )
-        obs, info = env.reset(seed=0)
+            "Lith-v0", num_players=4, betting=betting, opponents=["tag", "rock", "bluffer"],
+            episode="match", max_hands=3,
+        ).unwrapped  # fmt: skip
         agent = make_agent("caller", "lith", seed=0)
-        for _ in range(60):
-            obs, _, done, _, info = env.step(agent.act(obs, info["action_mask"]))
-            if done:
-                obs, info = env.reset()
+        for seed in range(4):
+            # a hand asks caller 14 decisions at most (a check and three calls a round, two
+            # exchanges); these seeds take 16 to 19 for the three hands
+            total, info, steps = _play_episode(env, agent, seed, max_steps=3 * 14)
+            table = env.table
+            assert steps >= 3  # a decision in each hand at least
+            # with these seeds nobody busts: the match ends at its third hand
+            assert table.is_over and table.game.hands_played == 3, (betting, seed)
+            assert sum(table.game.stacks) == 400  # chips conserved, hand after hand
+            assert info["returns"].sum() == 0
+            assert info["returns"].tolist() == [s - 100 for s in table.game.stacks]
+            assert total == info["returns"][env.seat]  # rewards add up to the result
 
 
 # ----------------------------------------------------------------------------- Gendeneía
@@ -184,12 +208,17 @@ def test_gendeneia_agents_play_whole_games():
         num_players=4,
         opponents=["greedy", "spoiler", "random"],
         twist_any=(0, 11, 5),
-    )
-    obs, info = env.reset(seed=1)
+    ).unwrapped
     agent = make_agent("greedy", "gendeneia", seed=0)
-    done = False
-    while not done:
-        obs, _, done, _, info = env.step(agent.act(obs, info["action_mask"]))
+    for seed in (1, 2):
+        # these games take the learner some 20 decisions
+        total, info, steps = _play_episode(env, agent, seed, max_steps=500)
+        game = env.table.game
+        assert game.is_over and steps >= 1
+        assert sorted(game.card_locations()) == list(range(72))  # every card, once
+        assert info["returns"].sum() == pytest.approx(0, abs=1e-9)
+        assert total == pytest.approx(info["returns"][env.seat], abs=1e-9)
+        assert env.table.returns()[env.seat] == pytest.approx(info["returns"][env.seat])
 
 
 # ----------------------------------------------------------------------------- ppo
@@ -247,7 +276,6 @@ def test_ppo_spec_parameters_choose_the_argmax_or_the_sampling_policy(tmp_path):
 def test_env_opponents_get_the_rules():
     env = gym.make("Lith-v0", opponents="tag", pawns_and_courts=False).unwrapped
     assert env.opponents[0].config.pawns_and_courts is False
-    assert play is not None and lith_env is not None
 
 
 def test_uniform_legal_draws_legal_actions_uniformly():

@@ -110,10 +110,26 @@ def run(config, seed, policy):
     return game_record(game)
 
 
+def deal(config, seed):
+    """The seats' hands and the draw piles as ``seed`` deals them."""
+    game = GendeneiaGame(config, seed=seed)
+    return game.hands, {kind: list(pile.draw) for kind, pile in game.piles.items()}
+
+
+def without_seed(record):
+    """A record less its seed field, which alone would tell two seeds' games apart."""
+    return {key: value for key, value in record.items() if key != "seed"}
+
+
 @settings(max_examples=15, deadline=None)
 @given(config=configs, seed=st.integers(0, 2**32))
 def test_same_seed_same_game(config, seed):
-    assert run(config, seed, 1) == run(config, seed, 1)
+    first = run(config, seed, 1)
+    assert first == run(config, seed, 1)
+    assert deal(config, seed) == deal(config, seed)
+    # another seed, the same random player: another deal of the 72 cards, another game
+    assert deal(config, seed + 1) != deal(config, seed)
+    assert without_seed(run(config, seed + 1, 1)) != without_seed(first)
 
 
 def test_other_seats_hands_stay_hidden():

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lith_env import hands_reference
 from lith_env.cards import deck
 from lith_env.hands import CATEGORIES, QUALIFIERS, category_of, qualifier_of, strength
 from lith_env.hands_reference import reference_category, reference_key
@@ -20,6 +21,14 @@ CONFIGS = [
     (True, "imposter"),
     (False, "imposter"),
 ]
+
+
+def test_the_production_order_of_categories_and_qualifiers_is_the_seeds():
+    """The reference types the seed's ranked list in itself; the production evaluator's order
+    must be the same, highest first (docs/rules.md §2)."""
+    assert len(hands_reference.CATEGORIES) == len(set(hands_reference.CATEGORIES)) == 24
+    assert CATEGORIES == hands_reference.CATEGORIES
+    assert QUALIFIERS == hands_reference.QUALIFIERS == ("neither", "fortune", "kindred")
 
 
 @functools.cache
@@ -35,9 +44,11 @@ def enumerated(pawns_and_courts, excuse):
 def test_every_hand_same_category_and_qualifier(pawns_and_courts, excuse):
     hands, keys, ref = enumerated(pawns_and_courts, excuse)
     cats, quals = category_of(keys), qualifier_of(keys)
+    names, qualifiers = hands_reference.CATEGORIES, hands_reference.QUALIFIERS
     for i, key in enumerate(ref):
-        assert CATEGORIES[cats[i]] == CATEGORIES[len(CATEGORIES) - 1 - key[0]], hands[i]
-        assert QUALIFIERS[quals[i]] == QUALIFIERS[key[1]], hands[i]
+        # by name, each side's index read in its own order
+        assert CATEGORIES[cats[i]] == names[len(names) - 1 - key[0]], hands[i]
+        assert QUALIFIERS[quals[i]] == qualifiers[key[1]], hands[i]
 
 
 @pytest.mark.parametrize(("pawns_and_courts", "excuse"), CONFIGS)
@@ -66,7 +77,7 @@ def test_random_pairs_compare_alike(config, data):
     ours = np.sign(int(strength([first], **kw)[0]) - int(strength([second], **kw)[0]))
     a, b = reference_key(first, **kw), reference_key(second, **kw)
     assert ours == (a > b) - (a < b)
-    assert reference_category(first, **kw)[0] in CATEGORIES
+    assert reference_category(first, **kw)[0] in hands_reference.CATEGORIES
 
 
 def test_many_random_pairs_in_one_batch():

@@ -274,7 +274,10 @@ def test_record_holds_what_the_issue_lists():
     for key in ("seed", "dealer", "stacks", "deck", "cards", "actions", "exchanges", "pots", "net"):
         assert key in record
     assert all(isinstance(name, str) for name in record["deck"])
-    assert card_id(record["deck"][0]) >= 0
+    # the deck in dealing order: the config's whole deck, each card once
+    dealt = [card_id(name) for name in record["deck"]]
+    assert sorted(dealt) == sorted(LithConfig(num_players=3).deck)
+    assert dealt != sorted(dealt)  # shuffled
     assert np.sum(record["net"]) == 0
 
 

@@ -391,7 +391,7 @@ def finished_hands(config, count, seed=0):
 def test_records_round_trip_rounds_and_cards_as_names():
     config = LithConfig(num_players=3, rounds=2, cards=tuple(range(0, 36, 3)), max_hands=8)
     records = finished_hands(config, 8)
-    assert records
+    assert len(records) == 8  # nobody busts with this seed: every hand is checked below
     for record in records:
         record = json.loads(json.dumps(record))
         assert record["config"]["rounds"] == 2

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.vector.utils import batch_space
 
-import lith_env
+import lith_env  # noqa: F401  (registers Lith-v0)
 import train
 from lith_env.game import LithConfig
 from lith_env.table import LithTable
@@ -291,5 +291,12 @@ def test_train_py_batched_run_with_self_play(tmp_path):
 
 
 def test_lith_env_module_registers_the_vector_entry_point():
-    assert gym.spec("Lith-v0").vector_entry_point == "lith_env.vector:LithVectorEnv"
-    assert lith_env is not None
+    from gymnasium.envs.registration import load_env_creator
+
+    from lith_env.env import LithEnv
+
+    spec = gym.spec("Lith-v0")
+    assert spec.vector_entry_point == "lith_env.vector:LithVectorEnv"
+    # the names resolve to the classes, as gym.make and gym.make_vec load them
+    assert load_env_creator(spec.vector_entry_point) is LithVectorEnv
+    assert load_env_creator(spec.entry_point) is LithEnv

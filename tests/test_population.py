@@ -39,8 +39,18 @@ def test_a_biased_cycle_has_its_known_equilibrium():
 
 
 def test_heads_up_uses_the_linear_program_and_more_seats_the_dynamics():
-    assert meta_mixture(RPS, 2) == pytest.approx(nash_zero_sum(RPS))
-    assert meta_mixture(RPS, 3) == pytest.approx(projected_replicator_dynamics(RPS))
+    # A coordination table, where the two methods part: the LP's maximin row mixture makes
+    # x0 * 1 = x1 * 2, so (2/3, 1/3); the dynamics of the symmetric game drift to the
+    # better-paying member 1, down to the floor (1e-3) for member 0. On RPS both give the
+    # uniform mix, so a swap of the branches would pass unseen there.
+    coordination = np.array([[1, 0], [0, 2]])
+    linear_program = nash_zero_sum(coordination)
+    dynamics = projected_replicator_dynamics(coordination)
+    assert linear_program == pytest.approx([2 / 3, 1 / 3], abs=1e-9)
+    assert dynamics == pytest.approx([1e-3, 1 - 1e-3], abs=1e-6)
+    assert meta_mixture(coordination, 2) == pytest.approx(linear_program, abs=1e-9)
+    for players in (3, 4):
+        assert meta_mixture(coordination, players) == pytest.approx(dynamics, abs=1e-9)
 
 
 @pytest.mark.parametrize(

@@ -80,38 +80,85 @@ def test_batched_results_and_records_are_identical_to_one_process(ray_cluster, m
     assert on_ray["_records"] == local["_records"] and len(local["_records"]) == 40
 
 
-def _kill_first_task_worker(title: str, killed: list[int], stop: threading.Event) -> None:
-    """Kill (SIGKILL) the first process whose title is Ray's for a running ``title`` task."""
-    while not stop.is_set() and not killed:
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if command.startswith(f"ray::{title}".encode()):
-                os.kill(int(entry.name), signal.SIGKILL)
-                killed.append(int(entry.name))
-                return
-        time.sleep(0.01)
+def _holding_the_first_result(function, folder: Path):
+    """``function`` as a task whose first attempt to finish, anywhere, holds its result until
+    its worker is killed (``held-PID`` tells the test whom to kill; ``released`` that the hold
+    ran out unkilled). Every attempt leaves ``attempt-KEY-PID``. The tournament cannot finish
+    while the result is held, so the kill lands mid-tournament on any machine. A closure, so
+    Ray's cloudpickle sends it by value: the workers cannot import the tests."""
+
+    def task(*arguments):
+        import os
+        import time
+
+        key = "-".join(str(a) for a in arguments if isinstance(a, int))
+        open(os.path.join(folder, f"attempt-{key}-{os.getpid()}"), "w").close()
+        result = function(*arguments)
+        try:
+            os.close(os.open(os.path.join(folder, "held"), os.O_CREAT | os.O_EXCL))
+        except FileExistsError:  # another attempt holds (or held) its result
+            return result
+        open(os.path.join(folder, f"held-{os.getpid()}-{key}"), "w").close()
+        deadline = time.monotonic() + HOLD_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+        open(os.path.join(folder, "released"), "w").close()
+        return result
+
+    return task
+
+
+HOLD_SECONDS = 60  # how long a held result waits for the kill before the test fails
+
+
+def _wait_for(found, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        answer = found()
+        if answer:
+            return answer
+        time.sleep(0.02)
+    pytest.fail(f"{what} within {seconds:g} s")
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_tournament_changes_nothing(ray_cluster):
-    spec = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=3000, seed=11)
+def test_a_worker_killed_mid_tournament_changes_nothing(ray_cluster, monkeypatch, tmp_path):
+    from tournaments import on_ray
+
+    spec = TournamentSpec(game="lith", agents=("tag", "bluffer"), players=2, units=600, seed=11)
     expected = public(run_tournament(spec))
-    killed: list[int] = []
-    stop = threading.Event()
-    killer = threading.Thread(target=_kill_first_task_worker, args=("_play_blocks", killed, stop))
-    killer.start()
-    try:
-        result = run_tournament_on_ray(spec, task_blocks=150)  # 10 tasks of about a second
-    finally:
-        stop.set()
-        killer.join()
-    assert killed, "no task worker was found to kill"
-    assert public(result) == expected
+    real_map_tasks = on_ray.map_tasks
+    monkeypatch.setattr(
+        on_ray,
+        "map_tasks",
+        lambda function, arguments, **options: real_map_tasks(
+            _holding_the_first_result(function, tmp_path), arguments, **options
+        ),
+    )
+    outcome: dict = {}
+
+    def play() -> None:
+        try:
+            outcome["result"] = run_tournament_on_ray(spec, task_blocks=30)  # 10 tasks
+        except BaseException as error:  # reported below, in the test's own thread
+            outcome["error"] = error
+
+    player = threading.Thread(target=play, daemon=True)
+    player.start()
+    held = _wait_for(
+        lambda: list(tmp_path.glob("held-*")), 120, "no task's result was held for the kill"
+    )
+    assert player.is_alive(), "the tournament finished though a task's result was held"
+    _, pid, key = held[0].name.split("-", 2)
+    os.kill(int(pid), signal.SIGKILL)
+    player.join(120)
+    if player.is_alive():
+        pytest.fail("the tournament did not finish within 120 s of the worker's death")
+    assert "error" not in outcome, outcome.get("error")
+    assert not (tmp_path / "released").exists(), "the held task was not killed"
+    attempts = [p.name.rsplit("-", 1)[1] for p in tmp_path.glob(f"attempt-{key}-*")]
+    assert pid in attempts and len(attempts) == 2  # the killed attempt and its retry
+    assert public(outcome["result"]) == expected
 
 
 def _closed_port() -> int:
@@ -137,10 +184,22 @@ def test_a_local_ray_starts_its_own_even_beside_a_running_cluster(monkeypatch):
 
 def test_an_unreachable_cluster_is_a_clear_error_within_seconds():
     port = _closed_port()
-    started = time.monotonic()
+    outcome: dict = {}
+
+    def attempt() -> None:
+        try:
+            cluster.connect(f"127.0.0.1:{port}")
+        except BaseException as error:  # checked below, in the test's own thread
+            outcome["error"] = error
+
+    # a thread: a connect that hangs (Ray retries for minutes) fails the test by name
+    trying = threading.Thread(target=attempt, daemon=True)
+    trying.start()
+    trying.join(30)
+    if trying.is_alive():
+        pytest.fail(f"connect('127.0.0.1:{port}') did not answer within 30 s")
     with pytest.raises(ClusterError, match=rf"127\.0\.0\.1:{port}.*nothing answers"):
-        cluster.connect(f"127.0.0.1:{port}")
-    assert time.monotonic() - started < 30
+        raise outcome.get("error") or AssertionError("connect raised nothing")
 
 
 def test_the_tournament_command_names_an_unreachable_cluster(capsys):

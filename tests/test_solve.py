@@ -439,9 +439,13 @@ def test_equilibrium_aggression_matches_its_play_and_is_drawn_by_analyze(
     percentile = np.array([d["percentile"] for d in bets])
     aggressive = np.array([d["kind"] in ("bet", "raise") for d in bets])
     which = np.clip(np.digitize(percentile, bins) - 1, 0, 9)
-    for b in range(10):
-        if (which == b).sum() >= 500:
-            assert aggressive[which == b].mean() == pytest.approx(expected[b], abs=0.05)
+    counts = np.bincount(which, minlength=10)
+    # Only bins with enough decisions are compared; the 56 hands' percentiles fill them
+    # unevenly (seed 4: nine of ten hold 500 or more), so most bins must take part.
+    compared = np.flatnonzero(counts >= 500)
+    assert len(compared) >= 8, f"too few bins to compare: decisions per bin {counts.tolist()}"
+    for b in compared:
+        assert aggressive[which == b].mean() == pytest.approx(expected[b], abs=0.05), b
     assert agent_report(decisions, SMALL)  # the decisions are complete for analytics
     capsys.readouterr()
     assert analyze_main([str(out), "--equilibrium", str(solved)]) == 0
@@ -454,17 +458,53 @@ def test_equilibrium_aggression_matches_its_play_and_is_drawn_by_analyze(
     assert "other rules" in capsys.readouterr().err
 
 
+def _play_match(table, agents, seed: int, max_steps: int) -> int:
+    """Play ``table``'s match from ``seed`` to its end, each seat's agent choosing from its
+    own observation; every action checked legal; the number of actions taken."""
+    table.reset(seed)
+    for agent, agent_seed in zip(agents, (seed, seed + 1), strict=True):
+        agent.reset(agent_seed)
+    for step in range(max_steps):
+        if table.is_over:
+            return step
+        seat = table.current_player
+        mask = table.action_mask()
+        action = agents[seat].act(table.encode(seat), mask)
+        assert mask[action] == 1, f"seat {seat} chose illegal action {action} at step {step}"
+        table.apply_id(action)
+    pytest.fail(f"the match from seed {seed} was not over after {max_steps} actions")
+
+
 def test_solved_agent_plays_matches_of_any_length(small_solution, tmp_path):
     """A match's length and stacks are not rules of the solved game: the agent takes them,
-    and refuses stacks that could run out within a hand."""
+    plays every hand of the match legally, and refuses stacks that could run out within a
+    hand."""
     from dataclasses import replace
 
+    from lith_env.table import LithTable
     from lith_solver.solutions import save_solution
 
     game, profile, info = small_solution
     save_solution(tmp_path, game, profile, info)
-    make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, max_hands=5))
-    make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, starting_chips=50))
+    # A hand costs at most 9 chips (the ante and four bets of 2), so none of these stacks
+    # can fall short within the match: every hand is played, none ends it early.
+    for config in (
+        replace(SMALL, max_hands=1),
+        replace(SMALL, max_hands=5),
+        replace(SMALL, starting_chips=50, max_hands=4),
+        replace(SMALL, starting_chips=(18, 82), max_hands=2),
+    ):
+        table = LithTable(config, episode="match")
+        agents = [make_agent(f"solved:{tmp_path}", "lith", config=config) for _ in range(2)]
+        for seed in range(3):
+            # a one-round heads-up hand has six decisions at most: a check, four bets, a call
+            steps = _play_match(table, agents, seed, max_steps=6 * config.max_hands)
+            assert table.game.hands_played == config.max_hands == len(table.game.records)
+            assert steps >= 2 * config.max_hands  # both seats acted in every hand
+            assert sum(table.game.stacks) == sum(config.stacks)  # no chip made or lost
+            start = np.array(config.stacks)
+            assert table.returns().tolist() == (table.game.stacks - start).tolist()
+            assert table.returns().sum() == 0
     with pytest.raises(ValueError, match="starting_chips"):
         make_agent(f"solved:{tmp_path}", "lith", config=replace(SMALL, starting_chips=5))
     with pytest.raises(ValueError, match="max_raises=1"):

@@ -1,5 +1,6 @@
 """Tournaments, intervals, ratings and analytics."""
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -9,6 +10,7 @@ import pytest
 
 from lith_env.cards import card_ids
 from lith_env.game import LithConfig
+from lith_env.hands_reference import reference_key
 from tests.lith_helpers import FOLD, bet, stacked_hand
 from tournaments.analytics import agent_report, equity
 from tournaments.cli import main
@@ -176,12 +178,41 @@ def test_a_scripted_bluff_counts_and_a_value_bet_does_not():
     assert "bluff success" not in report
 
 
+def _enumerated_equity(names, config) -> tuple[int, int, int]:
+    """(wins, ties, hands): every hand one opponent could hold from the rest of the deck,
+    compared with ``names`` by the reference evaluator written from the rule text."""
+    mine_ids = card_ids(names)
+    rest = [card for card in config.deck if card not in mine_ids]
+    mine = reference_key(mine_ids, pawns_and_courts=config.pawns_and_courts)
+    wins = ties = hands = 0
+    for theirs in itertools.combinations(rest, 3):
+        key = reference_key(list(theirs), pawns_and_courts=config.pawns_and_courts)
+        wins += key < mine
+        ties += key == mine
+        hands += 1
+    return wins, ties, hands
+
+
 def test_equity_is_exact_heads_up():
     config = LithConfig()
+    # 41 cards left: C(41, 3) = 10660 hands an opponent could hold
+    assert _enumerated_equity(STRONG, config) == (10660, 0, 10660)  # it beats every hand
     assert equity(card_ids(STRONG), 1, config) == 1.0
-    weak = equity(card_ids(WEAK), 1, config)
-    assert 0 < weak < 0.3
-    assert equity(card_ids(WEAK), 3, config) == pytest.approx(weak**3)
+    worst = ["Ace of Knots", "The Origin", "The Battle"]
+    assert _enumerated_equity(worst, config) == (0, 0, 10660)  # it loses to every hand
+    assert equity(card_ids(worst), 1, config) == 0.0
+    wins, ties, hands = _enumerated_equity(WEAK, config)
+    assert (wins, ties, hands) == (2408, 0, 10660)
+    weak = (wins + ties / 2) / hands
+    assert equity(card_ids(WEAK), 1, config) == pytest.approx(weak, abs=1e-12)
+    # more opponents: the heads-up share to the power of their number (module docs)
+    assert equity(card_ids(WEAK), 3, config) == pytest.approx(weak**3, abs=1e-12)
+    # the deck in play decides the hands against: without pawns and courts, 33 cards left
+    small = LithConfig(pawns_and_courts=False)
+    hand = ["Ace of Wyrms", "The Painter", "The Sea"]
+    wins, ties, hands = _enumerated_equity(hand, small)
+    assert hands == math.comb(33, 3)
+    assert equity(card_ids(hand), 1, small) == pytest.approx((wins + ties / 2) / hands, abs=1e-12)
 
 
 def test_a_model_file_replaced_between_tournaments_is_reloaded(tmp_path):
