@@ -1,5 +1,5 @@
-"""``solved:DIR``: a strategy computed by ``lith_solver.one_round`` (or a best response saved by
-``lith_solver.exploitability``), played from the observation like any agent.
+"""``solved:DIR``: a strategy computed by ``python -m lith_solver solve`` (or a best response
+saved by ``lith_solver.exploitability``), played from the observation like any agent.
 
 The observation says all the strategy needs: the seat's three cards, whether it is the dealer
 (position 1) or acts first (position 0), and the first round's betting (whether the first

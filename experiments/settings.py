@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lith_solver.one_round import check_one_round
 from tablegame.registry import make_agent
 from training.config import HEURISTICS, TrainConfig
 
@@ -240,6 +239,8 @@ def _exact(table: dict[str, Any], config: TrainConfig, bot: str) -> bool:
             "strategies (bot = mixture); set one of the two"
         )
     if exact:
+        from lith_solver.one_round import check_one_round  # numba's import, only when asked
+
         try:
             if config.game != "lith":
                 raise ValueError("the exact solver plays Lith")

@@ -31,18 +31,14 @@ from lith_solver.exploitability import (
     solvable_game,
 )
 from lith_solver.one_round import OneRoundGame
-from lith_solver.solving import check_solvable, solve_to_folder
+from lith_solver.solving import check_solvable, heads_up_config, solve_to_folder
 from tablegame.cli import int_at_least, output_folder, positive_float, positive_int
 from tablegame.registry import make_agent
-from tablegame.rules import make_config, parse_rules
+from tablegame.rules import parse_rules
 
 __all__ = ["build_parser", "main"]
 
 ONE_ROUND = "one-round heads-up limit Lith"
-
-
-def _lith_config(rules: dict[str, Any]) -> LithConfig:
-    return make_config(LithConfig, 2, rules)
 
 
 def _add_rule_option(parser: argparse.ArgumentParser) -> None:
@@ -123,7 +119,7 @@ def _solve_jobs(args: argparse.Namespace) -> list[tuple[str | None, dict[str, An
                 raise ValueError(f"--vary {text}: that rule is also set by --rule")
             rules.update(varied)
             folder = folder / re.sub(r"[^A-Za-z0-9_.=,-]+", "_", text.strip())
-        check_solvable(_lith_config(rules))
+        check_solvable(heads_up_config(rules))
         jobs.append((text, rules, str(folder)))
     if args.vary and len({job[2] for job in jobs}) < len(jobs):
         raise ValueError("--vary: a configuration is given twice")
@@ -144,7 +140,7 @@ def _check_resumable(args: argparse.Namespace, jobs: list) -> None:
     for _, rules, folder in jobs:
         try:
             record = read_checkpoint_record(Path(folder) / CHECKPOINT_FILE)
-            check_resumable(record, _lith_config(rules), args.iterations)
+            check_resumable(record, heads_up_config(rules), args.iterations)
         except ValueError as error:
             raise ValueError(f"--resume: {error}") from None
         resumed.append((folder, record))
@@ -159,20 +155,22 @@ def _check_resumable(args: argparse.Namespace, jobs: list) -> None:
 
 def _run_solves(args: argparse.Namespace, jobs: list) -> list[dict[str, Any]]:
     """Solve every configuration, here one after another or as Ray tasks; each one's record."""
+    from distributed.cluster import ClusterError, parse_address
+
     settings = (args.iterations, args.target, args.check_every)
+    try:
+        address = parse_address(args.ray) if args.ray is not None else None
+    except ClusterError as error:
+        raise ValueError(f"--ray: {error}") from None
+    for _, _, folder in jobs:
+        output_folder(folder)
     if args.ray is not None:
-        from distributed.cluster import ClusterError, parse_address
         from lith_solver.on_ray import solve_on_ray
 
         try:
-            address = parse_address(args.ray)
-            for _, _, folder in jobs:
-                output_folder(folder)
             return solve_on_ray([(rules, folder) for _, rules, folder in jobs], settings, address)
         except ClusterError as error:
             raise ValueError(f"--ray: {error}") from None
-    for _, _, folder in jobs:
-        output_folder(folder)
     return [
         solve_to_folder(
             rules,
@@ -309,7 +307,7 @@ def _print_exploitability(
 def exploitability_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``exploitability``: the agent's exact best responses and exploitability."""
     try:
-        config = _lith_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
+        config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
         check_solvable(config)
         if args.by_strength and config.rounds > 1:
             raise ValueError("--by-strength: only for the one-round game (rounds=1)")

@@ -56,7 +56,7 @@ def load_solution(directory: str | Path) -> tuple[OneRoundGame, list[np.ndarray]
     for path in (record_path, strategy_path):
         if not path.is_file():
             raise ValueError(
-                f"solved: no {path.name} in {str(directory)!r} (run lith_solver.one_round)"
+                f"solved: no {path.name} in {str(directory)!r} (run python -m lith_solver solve)"
             )
     try:
         record = json.loads(record_path.read_text())

@@ -27,7 +27,12 @@ from lith_solver.one_round import OneRoundGame, Solver, check_one_round
 from lith_solver.solutions import save_solution
 from tablegame.rules import make_config
 
-__all__ = ["check_solvable", "solve", "solve_to_folder"]
+__all__ = ["check_solvable", "heads_up_config", "solve", "solve_to_folder"]
+
+
+def heads_up_config(rules: dict[str, Any]) -> LithConfig:
+    """The heads-up Lith config of ``rules``; ``ValueError`` naming a bad or unknown rule."""
+    return make_config(LithConfig, 2, rules)
 
 
 def check_solvable(config: LithConfig) -> None:
@@ -150,7 +155,7 @@ def solve_to_folder(
     the curve's plot); what ``solution.json`` records of the run, with ``hands``. With
     ``checkpoint`` the solver's state is kept in ``out/checkpoint.npz``; with ``resume`` the
     solve goes on from it."""
-    config = make_config(LithConfig, 2, rules)
+    config = heads_up_config(rules)
     state = Path(out) / CHECKPOINT_FILE if checkpoint or resume else None
     game, profile, info = solve(
         config, iterations, target, check_every, progress, checkpoint=state, resume=resume
