@@ -33,7 +33,8 @@ from training.trainer import train
 __all__ = ["config_from_args", "main", "parser"]
 
 # How a flag's text becomes a field's value, by the field's annotation.
-KINDS = {"int": "an integer", "float": "a number"}  # "int | None" reads as "int"
+KINDS = {"int": "an integer", "float": "a number", "bool": "true or false"}
+BOOLS = {"true": True, "false": False}  # "int | None" reads as "int"
 
 
 def _shown_default(name: str, default: Any) -> tuple[Any, str]:
@@ -107,6 +108,11 @@ def _coerce(name: str, text: str) -> Any:
             return int(text)
         if kind == "float":
             return float(text)
+        if kind == "bool":
+            return BOOLS[text.lower()]
+    except KeyError:
+        flag = f"--{name.replace('_', '-')}"
+        raise ValueError(f"{flag}: expected {KINDS[kind]}, got {text!r}") from None
     except ValueError:
         expected = "comma-separated integers" if name == "net_arch" else KINDS[kind]
         raise ValueError(f"--{name.replace('_', '-')}: expected {expected}, got {text!r}") from None

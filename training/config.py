@@ -20,6 +20,7 @@ from gendeneia_env.table import REWARDS
 from tablegame.cli import MAX_SEED
 
 __all__ = [
+    "ALGORITHMS",
     "EVAL_BLOCKS",
     "EXPLOITER_TARGETS",
     "HEURISTICS",
@@ -35,6 +36,8 @@ HEURISTICS = {
 }
 MIXTURES = ("uniform", "nash", "best_response", "exploiter")
 EXPLOITER_TARGETS = ("snapshot", "mixture")  # what a league's exploiters (exploiter_every) exploit
+ALGORITHMS = ("ppo", "mmd")
+MAGNETS = ("uniform", "moving")  # training.mmd.MAGNETS, kept here so the config imports no torch
 EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 META_BLOCKS = 500  # duplicate blocks per payoff-table entry when meta_units is not set
 
@@ -97,6 +100,14 @@ class TrainConfig:
             "won or lost)"
         ),
     )
+    algorithm: str = field(
+        default="ppo",
+        metadata=_help(
+            "ppo (MaskablePPO's clipped objective) or mmd (magnetic mirror descent: a reverse KL "
+            "to the rollout's policy instead of the clipping, and a pull towards a magnet; "
+            "docs/equilibrium_methods.md)"
+        ),
+    )
     learning_rate: float = field(default=3e-4, metadata=_help("PPO learning rate, in (0, 1]"))
     learning_rate_end: float | None = field(
         default=None,
@@ -113,6 +124,43 @@ class TrainConfig:
     gamma: float = field(default=0.99, metadata=_help("discount, in (0, 1]"))
     gae_lambda: float = field(default=0.95, metadata=_help("GAE lambda, in (0, 1]"))
     ent_coef: float = field(default=0.01, metadata=_help("entropy bonus, at least 0"))
+    clip_range: float = field(
+        default=0.2,
+        metadata=_help("algorithm ppo: the clipping of the probability ratio, in (0, 1]"),
+    )
+    vf_coef: float = field(
+        default=0.5, metadata=_help("weight of the value loss in the update, a positive number")
+    )
+    kl_coef: float = field(
+        default=0.2,
+        metadata=_help(
+            "algorithm mmd: weight of KL(policy || rollout's policy), the inverse step size, "
+            "a positive number"
+        ),
+    )
+    magnet_coef: float = field(
+        default=0.05,
+        metadata=_help(
+            "algorithm mmd: weight of KL(policy || magnet), the regularisation, at least 0"
+        ),
+    )
+    magnet: str = field(
+        default="uniform",
+        metadata=_help(
+            "algorithm mmd: uniform (over the legal actions: an entropy bonus) or moving (a "
+            "copy of the policy, refreshed every magnet_every steps)"
+        ),
+    )
+    magnet_every: int = field(
+        default=0,
+        metadata=_help("algorithm mmd, magnet moving: steps between refreshes of the magnet"),
+    )
+    magnet_anneal: bool = field(
+        default=False,
+        metadata=_help(
+            "algorithm mmd: the magnet's weight falls as magnet_coef / sqrt(k) at the k-th update"
+        ),
+    )
     net_arch: list[int] = field(
         default_factory=lambda: [256, 256],
         metadata=_help("hidden layer widths of the policy and value networks, comma-separated"),
@@ -207,6 +255,7 @@ class TrainConfig:
         self._check_evaluation()
         self._check_envs()
         self._check_ppo()
+        self._check_algorithm()
         self._check_agents_and_rules()
 
     def _bad(self, name: str, why: str) -> ValueError:
@@ -375,6 +424,41 @@ class TrainConfig:
             raise self._bad("progress_bar", "must be true or false")
         if not isinstance(self.rules, dict):
             raise self._bad("rules", "must be a table of game rules")
+
+    def _check_algorithm(self) -> None:
+        """The update's numbers, and the options of magnetic mirror descent (only with it)."""
+        if self.algorithm not in ALGORITHMS:
+            raise self._bad("algorithm", "must be " + " or ".join(ALGORITHMS))
+        if not _is_number(self.clip_range) or not 0 < self.clip_range <= 1:
+            raise self._bad("clip_range", "must be a number in (0, 1]")
+        if not _is_number(self.vf_coef) or not 0 < self.vf_coef < math.inf:
+            raise self._bad("vf_coef", "must be a positive number")
+        if not _is_number(self.kl_coef) or not 0 < self.kl_coef < math.inf:
+            raise self._bad("kl_coef", "must be a positive number")
+        if not _is_number(self.magnet_coef) or not 0 <= self.magnet_coef < math.inf:
+            raise self._bad("magnet_coef", "must be a non-negative number")
+        if self.magnet not in MAGNETS:
+            raise self._bad("magnet", "must be " + " or ".join(MAGNETS))
+        if not _is_int(self.magnet_every) or self.magnet_every < 0:
+            raise self._bad("magnet_every", "must be a non-negative integer")
+        if not isinstance(self.magnet_anneal, bool):
+            raise self._bad("magnet_anneal", "must be true or false")
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        if self.algorithm == "mmd":
+            if self.clip_range != defaults["clip_range"]:
+                raise self._bad("clip_range", "is for algorithm ppo (mmd does not clip)")
+            if self.magnet == "moving" and self.magnet_every < self.rollout_steps:
+                raise self._bad(
+                    "magnet_every",
+                    f"must be at least one rollout ({self.rollout_steps} steps) with a moving "
+                    "magnet",
+                )
+            if self.magnet == "uniform" and self.magnet_every:
+                raise self._bad("magnet_every", "is for magnet = moving (the uniform one stays)")
+        else:
+            for name in ("kl_coef", "magnet_coef", "magnet", "magnet_every", "magnet_anneal"):
+                if getattr(self, name) != defaults[name]:
+                    raise self._bad(name, "is for algorithm mmd only")
 
     def _check_agents_and_rules(self) -> None:
         """Every opponent's spec builds, the rules make a config, and the exact solver

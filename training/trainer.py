@@ -20,7 +20,14 @@ from typing import Any
 from tablegame.provenance import versions
 from training.config import TrainConfig
 
-__all__ = ["latest_checkpoint", "learning_rate", "load_for_resume", "steps_of", "train"]
+__all__ = [
+    "latest_checkpoint",
+    "learner_class",
+    "learning_rate",
+    "load_for_resume",
+    "steps_of",
+    "train",
+]
 
 
 def latest_checkpoint(run: Path) -> Path | None:
@@ -56,12 +63,21 @@ def learning_rate(config: TrainConfig) -> Any:
     return LinearSchedule(config.learning_rate, config.learning_rate_end, end_fraction=1.0)
 
 
-def load_for_resume(path: Path, env):
-    """A checkpoint that loads and fits the env, or a ValueError saying what is wrong."""
+def learner_class(config: TrainConfig) -> type:
+    """The learner of ``config.algorithm``: MaskablePPO, or its MMD variant."""
+    if config.algorithm == "mmd":
+        from training.mmd import MMD
+
+        return MMD
     from sb3_contrib import MaskablePPO
 
+    return MaskablePPO
+
+
+def load_for_resume(path: Path, env, config: TrainConfig):
+    """A checkpoint that loads and fits the env, or a ValueError saying what is wrong."""
     try:
-        model = MaskablePPO.load(path, env=env, device="cpu")
+        model = learner_class(config).load(path, env=env, device="cpu")
     except Exception as error:  # corrupt file, or spaces that do not match the env
         raise ValueError(f"resume: cannot continue from {str(path)!r}: {error}") from None
     return model
@@ -102,9 +118,18 @@ def _vector_env(config: TrainConfig, pool_dir: Path):
 
 
 def _new_model(config: TrainConfig, vec, run: Path):
-    from sb3_contrib import MaskablePPO
-
-    return MaskablePPO(
+    extra: dict[str, Any] = {}
+    if config.algorithm == "mmd":
+        extra = {
+            "kl_coef": config.kl_coef,
+            "magnet_coef": config.magnet_coef,
+            "magnet": config.magnet,
+            "magnet_every": config.magnet_every,
+            "magnet_anneal": config.magnet_anneal,
+        }
+    else:
+        extra = {"clip_range": config.clip_range}
+    return learner_class(config)(
         "MlpPolicy",
         vec,
         learning_rate=learning_rate(config),
@@ -114,6 +139,8 @@ def _new_model(config: TrainConfig, vec, run: Path):
         gamma=config.gamma,
         gae_lambda=config.gae_lambda,
         ent_coef=config.ent_coef,
+        vf_coef=config.vf_coef,
+        **extra,
         policy_kwargs={"net_arch": list(config.net_arch)},
         tensorboard_log=str(run / "tensorboard"),
         seed=config.seed,
@@ -153,7 +180,7 @@ def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Pat
         _start_over(run)
     vec = _vector_env(config, run / "pool")
     try:
-        model = load_for_resume(checkpoint, vec) if resume else _new_model(config, vec, run)
+        model = load_for_resume(checkpoint, vec, config) if resume else _new_model(config, vec, run)
         found = versions()
         record = {**dataclasses.asdict(config), "versions": found}
         (run / "config.json").write_text(json.dumps(record, indent=2))
