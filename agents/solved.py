@@ -58,7 +58,7 @@ GAME_RULES = (
 )  # fmt: skip
 
 
-def _check_table(solved: Any, table: Any, path: Path) -> None:
+def _check_table(solved: Any, table: Any, path: Path, name: str = "solved") -> None:
     """Raise ``ValueError`` naming the rules in which ``table`` differs from the game the
     strategy at ``path`` was solved for."""
     from lith_solver.one_round import check_stacks
@@ -70,7 +70,7 @@ def _check_table(solved: Any, table: Any, path: Path) -> None:
     ]
     if differ:
         raise ValueError(
-            f"solved: {str(path)!r} was solved for other rules: this table has " + ", ".join(differ)
+            f"{name}: {str(path)!r} was solved for other rules: this table has " + ", ".join(differ)
         )
     check_stacks(table)
 
@@ -82,6 +82,7 @@ class SolvedAgent:
 
     spec_argument = "path"  # the spec is solved:DIR
     needs_observation = True
+    name = "solved"
 
     def __init__(
         self,
@@ -93,14 +94,20 @@ class SolvedAgent:
         from lith_solver.solutions import load_solution
 
         self.game, self.profile, self.record = load_solution(path)
+        self._set_up(path, seed, deterministic, config)
+
+    def _set_up(self, path: str | Path, seed: int | None, deterministic: Any, config: Any) -> None:
+        """Check the table's rules and the options, and index the strategy by hand."""
         self.path = Path(path)
         self._exchanges = None
         if self.game.config.rounds > 1:
             self._exchanges = _ExchangeReader(self.game, self.profile)
         if config is not None:
-            _check_table(self.game.config, config, self.path)
+            _check_table(self.game.config, config, self.path, self.name)
         if not isinstance(deterministic, bool):
-            raise ValueError(f"solved: deterministic must be true or false, got {deterministic!r}")
+            raise ValueError(
+                f"{self.name}: deterministic must be true or false, got {deterministic!r}"
+            )
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.num_actions = encoding.num_actions(self.game.config)
@@ -139,7 +146,9 @@ class SolvedAgent:
         size = len(self.game.deck)
         local = self._card_position[cards]
         if (local < 0).any():
-            raise ValueError(f"solved: a card outside the deck {str(self.path)!r} was solved for")
+            raise ValueError(
+                f"{self.name}: a card outside the deck {str(self.path)!r} was solved for"
+            )
         rows = self._row[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
         out = np.zeros((len(keys), self.num_actions))
         for key in set(keys):
@@ -148,7 +157,7 @@ class SolvedAgent:
             node = None if index is None else self.game.tree[index]
             if node is None or (position[where] != node.player).any():
                 raise ValueError(
-                    f"solved: no decision of the solved game after the betting {key!r} "
+                    f"{self.name}: no decision of the solved game after the betting {key!r} "
                     "(not the one-round heads-up game it was solved for?)"
                 )
             out[np.ix_(where, node.actions)] = self.profile[index][rows[where]]
@@ -157,7 +166,9 @@ class SolvedAgent:
     def _checked(self, out: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(action_masks, dtype=bool)
         if (out[~masks] > 1e-9).any():
-            raise ValueError("solved: the strategy gives weight to an action the mask forbids")
+            raise ValueError(
+                f"{self.name}: the strategy gives weight to an action the mask forbids"
+            )
         return out
 
     def act_batch(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:

@@ -2,11 +2,14 @@
 
     python -m lith_solver solve --rule rounds=1 --iterations 3000 --out runs/solved-1round
     python -m lith_solver exploitability tag --rule rounds=1 --out runs/br-tag
+    python -m lith_solver abstract --rule rounds=1 --buckets 100 --iterations 2000 --out runs/abs
 
 ``solve`` runs discounted CFR (``lith_solver.solving``) on the one-round game (any deck) or a
 game with exchanges (``rounds=2``/``3`` on a small deck) and saves the strategy, which plays
 as the agent ``solved:OUT``. ``exploitability`` reads any agent's strategy and computes an
-exact best response in each position (``lith_solver.exploitability``).
+exact best response in each position (``lith_solver.exploitability``). ``abstract`` buckets
+the hands by equity and solves the abstract game by external-sampling MCCFR
+(``lith_solver.abstraction``); the strategy plays as the agent ``abstract:OUT``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from lith_solver.exploitability import (
 )
 from lith_solver.one_round import OneRoundGame
 from lith_solver.solving import check_solvable, heads_up_config, solve_to_folder
-from tablegame.cli import int_at_least, output_folder, positive_float, positive_int
+from tablegame.cli import int_at_least, output_folder, positive_float, positive_int, seed_value
 from tablegame.registry import make_agent
 from tablegame.rules import parse_rules
 
@@ -333,6 +336,84 @@ def exploitability_command(args: argparse.Namespace, parser: argparse.ArgumentPa
 
 
 # ---------------------------------------------------------------------------------------------
+# abstract
+
+
+def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
+    _add_rule_option(parser)
+    parser.add_argument(
+        "--buckets",
+        type=positive_int,
+        default=100,
+        help="hand buckets by equity: the abstraction's size (as many as hands: no abstraction)",
+    )
+    parser.add_argument("--iterations", type=positive_int, default=2000, help="MCCFR iterations")
+    parser.add_argument(
+        "--traversals",
+        type=positive_int,
+        default=1000,
+        help="sampled deals a player traverses in each iteration",
+    )
+    parser.add_argument(
+        "--check-every", type=positive_int, default=200, help="iterations between measurements"
+    )
+    parser.add_argument("--seed", type=seed_value, default=0, help="the sampling's seed")
+    parser.add_argument("--out", required=True, help="output folder")
+
+
+def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``abstract``: bucket the hands, solve the abstract game by MCCFR, save and plot it."""
+    from lith_solver.abstraction import AbstractSolver, save_abstract
+
+    try:
+        config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
+        if config.rounds != 1:
+            raise ValueError(
+                f"rounds: the abstraction is of the one-round game (rounds=1), got {config.rounds}"
+            )
+        game = OneRoundGame(config)
+        out = output_folder(args.out)
+        solver = AbstractSolver(game, args.buckets, seed=args.seed, traversals=args.traversals)
+    except ValueError as error:
+        parser.error(str(error))
+
+    def report(entry: dict[str, Any]) -> None:
+        print(
+            f"iteration {entry['iteration']:,} ({entry['cpu_seconds']:.1f} CPU s): "
+            f"abstract exploitability {entry['abstract_average']:.5f} (average), "
+            f"{entry['abstract_current']:.5f} (current); in the real game "
+            f"{entry['real_average']:.5f}, {entry['real_current']:.5f} chips/hand",
+            flush=True,
+        )
+
+    curve = solver.solve(args.iterations, args.check_every, report)
+    save_abstract(out, solver, {"curve": curve})
+    _plot_abstract(out, curve, args.buckets)
+    print(f"saved to {out}: play it as abstract:{out} (abstract:{out}:policy=current)")
+    return 0
+
+
+def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    seconds = [e["cpu_seconds"] for e in curve]
+    for key, style in (("real_average", "-"), ("abstract_average", "--"), ("real_current", ":")):
+        axes.plot(seconds, [max(e[key], 1e-6) for e in curve], style, marker="o", label=key)
+    axes.set_yscale("log")
+    axes.set_xlabel("CPU seconds")
+    axes.set_ylabel("exploitability (chips a hand)")
+    axes.set_title(f"MCCFR on {buckets} equity buckets, one-round heads-up Lith", fontsize=9)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(out / "exploitability.png", dpi=100)
+    plt.close(figure)
+
+
+# ---------------------------------------------------------------------------------------------
 # The command line
 
 
@@ -370,12 +451,30 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     _add_exploitability_options(exploitability)
-    return parser, {"solve": solve, "exploitability": exploitability}
+    abstract = commands.add_parser(
+        "abstract",
+        help="solve a card abstraction of the one-round game by sampling CFR",
+        description=(
+            "Put the hands of the one-round heads-up limit game into --buckets groups by "
+            "equity and solve the abstract game by external-sampling MCCFR with linear "
+            "weighting. Measures, every --check-every iterations, the abstract game's exact "
+            "exploitability and the real game's, of the average and the current strategy. "
+            "Saves abstraction.npz, abstraction.json (rules, curve) and exploitability.png in "
+            "--out; play the strategy as the agent abstract:OUT."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    _add_abstract_options(abstract)
+    return parser, {"solve": solve, "exploitability": exploitability, "abstract": abstract}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lith_solver COMMAND ...``; the exit status (2: a bad option, named)."""
     parser, commands = build_parser()
     args = parser.parse_args(argv)
-    run = solve_command if args.command == "solve" else exploitability_command
+    run = {
+        "solve": solve_command,
+        "exploitability": exploitability_command,
+        "abstract": abstract_command,
+    }[args.command]
     return run(args, commands[args.command])
