@@ -58,9 +58,12 @@ def equity(game: OneRoundGame) -> np.ndarray:
     return 0.5 + 0.5 * net / game.num_opponent_hands
 
 
-def equity_buckets(game: OneRoundGame, buckets: int) -> np.ndarray:
-    """The bucket (0 weakest) of every hand: equal-sized groups by equity rank. Hands of equal
-    equity (the same hand up to suits that do not matter) always share a bucket."""
+def equity_buckets(game: OneRoundGame, buckets: int, merge_ties: bool = True) -> np.ndarray:
+    """The bucket (0 weakest) of every hand: equal-sized groups by equity rank. With
+    ``merge_ties``, hands of equal equity always share a bucket (in the one-round game they
+    play alike); without, ties are split by the hands' order, so that as many buckets as
+    hands keep every hand apart (with exchanges, hands of one equity are not alike: they
+    hold other cards to give and draw)."""
     if not isinstance(buckets, int) or isinstance(buckets, bool) or buckets < 1:
         raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
     if buckets > game.num_hands:
@@ -70,6 +73,8 @@ def equity_buckets(game: OneRoundGame, buckets: int) -> np.ndarray:
     bucket_of_rank = np.arange(game.num_hands) * buckets // game.num_hands
     out = np.empty(game.num_hands, dtype=np.int64)
     out[order] = bucket_of_rank
+    if not merge_ties:
+        return out
     # A group of equal equity goes wholly into the bucket of its first (lowest) rank.
     distinct, first = np.unique(values[order], return_index=True)
     lowest = bucket_of_rank[first]
@@ -352,13 +357,20 @@ def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, 
                 f"abstract: no {path.name} in {str(directory)!r} (run python -m lith_solver "
                 "abstract)"
             )
+    from lith_solver.abstract_exchanges import FORMAT as EXCHANGES_FORMAT
+    from lith_solver.abstract_exchanges import load_exchange_abstract
+
     try:
         record = json.loads(record_path.read_text())
-        if record.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} record")
+        if record.get("format") not in (FORMAT, EXCHANGES_FORMAT):
+            raise ValueError(f"not a {FORMAT} or {EXCHANGES_FORMAT} record")
         config = LithConfig(**record["config"])
+        if record["format"] == EXCHANGES_FORMAT:
+            return (*load_exchange_abstract(directory, record, policy), record)
         game = OneRoundGame(config)
     except (ValueError, KeyError, TypeError) as error:
+        if str(error).startswith("abstract: "):
+            raise
         raise ValueError(
             f"abstract: {str(record_path)!r} is not an abstraction record: {error}"
         ) from None

@@ -358,42 +358,65 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
         "--check-every", type=positive_int, default=200, help="iterations between measurements"
     )
     parser.add_argument("--seed", type=seed_value, default=0, help="the sampling's seed")
+    parser.add_argument(
+        "--recall",
+        choices=("hand", "perfect"),
+        default=None,
+        help="games with exchanges: what a player remembers, the bucket of the hand it holds "
+        "now (hand) or its dealt hand's bucket and every exchange's action and card got "
+        "(perfect; a strategy (4 x (cards + 1))^exchanges times larger) (default: hand)",
+    )
     parser.add_argument("--out", required=True, help="output folder")
 
 
 def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``abstract``: bucket the hands, solve the abstract game by MCCFR, save and plot it."""
+    from lith_solver.abstract_exchanges import ExchangeAbstractSolver, save_exchange_abstract
     from lith_solver.abstraction import AbstractSolver, save_abstract
 
     try:
         config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
-        if config.rounds != 1:
-            raise ValueError(
-                f"rounds: the abstraction is of the one-round game (rounds=1), got {config.rounds}"
+        check_solvable(config)  # the real game is measured exactly, so it must fit
+        if config.rounds == 1:
+            if args.recall is not None:
+                raise ValueError("--recall: only for games with exchanges (rounds=2 or 3)")
+            solver: Any = AbstractSolver(
+                OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals
             )
-        game = OneRoundGame(config)
+        else:
+            solver = ExchangeAbstractSolver(
+                config, args.buckets, seed=args.seed, traversals=args.traversals,
+                recall=args.recall or "hand",
+            )  # fmt: skip
         out = output_folder(args.out)
-        solver = AbstractSolver(game, args.buckets, seed=args.seed, traversals=args.traversals)
     except ValueError as error:
         parser.error(str(error))
 
     def report(entry: dict[str, Any]) -> None:
-        print(
-            f"iteration {entry['iteration']:,} ({entry['cpu_seconds']:.1f} CPU s): "
+        inside = (
             f"abstract exploitability {entry['abstract_average']:.5f} (average), "
-            f"{entry['abstract_current']:.5f} (current); in the real game "
-            f"{entry['real_average']:.5f}, {entry['real_current']:.5f} chips/hand",
+            f"{entry['abstract_current']:.5f} (current); "
+            if "abstract_average" in entry
+            else ""
+        )
+        print(
+            f"iteration {entry['iteration']:,} ({entry['cpu_seconds']:.1f} CPU s): {inside}"
+            f"in the real game {entry['real_average']:.5f} (average), "
+            f"{entry['real_current']:.5f} (current) chips/hand",
             flush=True,
         )
 
     curve = solver.solve(args.iterations, args.check_every, report)
-    save_abstract(out, solver, {"curve": curve})
-    _plot_abstract(out, curve, args.buckets)
+    if config.rounds == 1:
+        save_abstract(out, solver, {"curve": curve})
+    else:
+        save_exchange_abstract(out, solver, {"curve": curve})
+    _plot_abstract(out, curve, args.buckets, config.rounds)
     print(f"saved to {out}: play it as abstract:{out} (abstract:{out}:policy=current)")
     return 0
 
 
-def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int) -> None:
+def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int, rounds: int) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -402,11 +425,14 @@ def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int) -> None
     figure, axes = plt.subplots(figsize=(6, 3.5))
     seconds = [e["cpu_seconds"] for e in curve]
     for key, style in (("real_average", "-"), ("abstract_average", "--"), ("real_current", ":")):
+        if key not in curve[0]:
+            continue
         axes.plot(seconds, [max(e[key], 1e-6) for e in curve], style, marker="o", label=key)
     axes.set_yscale("log")
     axes.set_xlabel("CPU seconds")
     axes.set_ylabel("exploitability (chips a hand)")
-    axes.set_title(f"MCCFR on {buckets} equity buckets, one-round heads-up Lith", fontsize=9)
+    game = "one round" if rounds == 1 else f"{rounds} rounds"
+    axes.set_title(f"MCCFR on {buckets} equity buckets, heads-up Lith, {game}", fontsize=9)
     axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(out / "exploitability.png", dpi=100)
@@ -453,12 +479,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _add_exploitability_options(exploitability)
     abstract = commands.add_parser(
         "abstract",
-        help="solve a card abstraction of the one-round game by sampling CFR",
+        help="solve a card abstraction by sampling CFR (MCCFR)",
         description=(
-            "Put the hands of the one-round heads-up limit game into --buckets groups by "
-            "equity and solve the abstract game by external-sampling MCCFR with linear "
-            "weighting. Measures, every --check-every iterations, the abstract game's exact "
-            "exploitability and the real game's, of the average and the current strategy. "
+            "Put the hands of a heads-up limit game into --buckets groups by equity and solve "
+            "the abstract game by external-sampling MCCFR with linear weighting: the "
+            "one-round game (any deck) or a game with exchanges the exact solver holds "
+            "(rounds=2 or 3 on a small deck). Measures, every --check-every iterations, the "
+            "real game's exact exploitability of the average and the current strategy, and "
+            "on the one-round game the abstract game's own. "
             "Saves abstraction.npz, abstraction.json (rules, curve) and exploitability.png in "
             "--out; play the strategy as the agent abstract:OUT."
         ),

@@ -1,0 +1,135 @@
+"""MCCFR on card abstractions of the games with exchanges (lith_solver.abstract_exchanges):
+the public tree against the exact game's layout, the simulator's values against the exact
+evaluation, convergence, seeding, and the agent ``abstract:DIR``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lith_env.game import LithConfig
+from lith_solver import abstract_exchanges as ax
+from lith_solver.cli import main as lith_solver_main
+from lith_solver.exchanges import ExchangeGame, ExchangeSolver, exploitability, profile_value
+from lith_solver.exploitability import best_response_to, solvable_game
+from tablegame.registry import make_agent
+
+CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
+TINY = LithConfig(rounds=2, cards=CARDS, max_raises=0)
+
+
+@pytest.fixture(scope="module")
+def solver() -> ax.ExchangeAbstractSolver:
+    return ax.ExchangeAbstractSolver(TINY, 56, seed=2, traversals=500, recall="perfect")
+
+
+def test_every_decision_point_of_the_exact_game_has_a_public_node():
+    for config in (TINY, LithConfig(rounds=3, cards=tuple(range(9)), max_raises=1)):
+        tree = ax.PublicTree(config)
+        keys = {tree.keys[i] for i in tree.decisions}
+        shapes = ExchangeSolver.shapes(ExchangeGame(config)) if config is TINY else None
+        if shapes is not None:
+            wanted = {
+                (*key, line) for key, (lines, _, _) in shapes.items() for line in range(lines)
+            }
+            assert keys == wanted
+        assert len(keys) == len(tree.decisions)  # no two public nodes share a key
+
+
+def _sampled_value(solver, player: int, samples: int) -> tuple[float, float]:
+    """The value to ``player`` of the current strategy, by the compiled traversal with
+    weight 0 (nothing learned), over sampled deals and deck orders."""
+    tree, size = solver.tree, len(solver.deck)
+    rng = np.random.default_rng(7)
+    np.random.seed(7)  # noqa: NPY002 - the compiled traversal's own draws
+    values = np.empty(samples)
+    hands = np.empty((2, 3), dtype=np.int64)
+    sums = np.zeros_like(solver.sums)
+    for i in range(samples):
+        order = rng.permutation(solver.deck)
+        hands[0], hands[1] = np.sort(order[[0, 2, 4]]), np.sort(order[[1, 3, 5]])
+        local = solver.position[hands]
+        history = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+        if solver.recall == "hand":
+            history = np.full(2, -1, dtype=np.int64)
+        values[i] = ax._traverse(
+            0, player, hands, order, 6, 0, history,
+            tree.kind, tree.player, tree.width, tree.child, tree.decision, tree.paid,
+            solver.position, size, solver.bucket, solver.strengths, solver.regrets, sums, 0.0,
+        )  # fmt: skip
+    return values.mean(), values.std() / np.sqrt(samples)
+
+
+@pytest.mark.parametrize("recall", ["hand", "perfect"])
+def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
+    solver = ax.ExchangeAbstractSolver(TINY, 20, seed=1, traversals=1, recall=recall)
+    solver.regrets[:] = np.random.default_rng(3).random(solver.regrets.shape) ** 3
+    game = solver.game()
+    exact = profile_value(game, ax.expand(solver, game, solver.current_strategy()))
+    for player, sign in ((0, 1.0), (1, -1.0)):
+        mean, error = _sampled_value(solver, player, 20_000)
+        assert abs(mean - sign * exact) < 4 * error
+
+
+def test_mccfr_descends_the_real_exploitability(solver):
+    game = solver.game()
+    uniform = exploitability(game, ax.expand(solver, game, solver.current_strategy()))[2]
+    curve = solver.solve(200, 100)
+    assert uniform > 1.5
+    assert (
+        curve[-1]["real_average"] < uniform / 10
+        and curve[-1]["real_average"] < curve[0]["real_average"]
+    )
+
+
+def test_a_seeded_solve_repeats_bit_for_bit_in_any_chunking():
+    def run(seed: int, chunks: list[int]) -> np.ndarray:
+        solver = ax.ExchangeAbstractSolver(TINY, 10, seed=seed, traversals=20)
+        for count in chunks:
+            solver.iterate(count)
+        return solver.sums
+
+    first = run(5, [120])
+    assert np.array_equal(first, run(5, [30, 90]))
+    assert not np.array_equal(first, run(6, [120]))
+
+
+def test_the_agent_plays_the_strategy_the_solver_measured(solver, tmp_path):
+    ax.save_exchange_abstract(tmp_path, solver, {})
+    figures = solver.measure()
+    for policy in ("average", "current"):
+        spec = f"abstract:{tmp_path}:policy={policy}"
+        agent = make_agent(spec, "lith", seed=0, config=TINY)
+        measured = best_response_to(agent, solvable_game(TINY), spec)["exploitability"]
+        assert measured == pytest.approx(figures[f"real_{policy}"], abs=1e-9)
+    with pytest.raises(ValueError, match="abstract: .* was solved for other rules: .*max_raises=3"):
+        make_agent(f"abstract:{tmp_path}", "lith", config=LithConfig(rounds=2, cards=CARDS))
+
+
+def test_the_command_takes_a_game_with_exchanges(tmp_path, capsys):
+    out = tmp_path / "abs"
+    argv = ["abstract", "--rule", "rounds=2", "--rule", "max_raises=0",
+            "--rule", "cards=" + ",".join(map(str, CARDS)), "--buckets", "12",
+            "--iterations", "40", "--check-every", "20", "--traversals", "50",
+            "--out", str(out)]  # fmt: skip
+    assert lith_solver_main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "iteration 40" in printed and "in the real game" in printed
+    assert (out / "abstraction.npz").is_file() and (out / "exploitability.png").is_file()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rule", "rounds=1", "--recall", "perfect"], "--recall: only for games with exchanges"),
+        (["--rule", "rounds=2", "--recall", "some"], "--recall: invalid choice"),
+        (["--rule", "rounds=2"], "cards: 44 cards with 2 rounds make a strategy of"),
+        (["--rule", "rounds=2", "--rule", "cards=0,2,4,6,8,10,12,14", "--buckets", "57"],
+         "buckets: at most the game's 56 hands, got 57"),
+    ],
+)  # fmt: skip
+def test_bad_options_exit_2_naming_them(tmp_path, argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        lith_solver_main(["abstract", *argv, "--out", str(tmp_path / "x")])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
