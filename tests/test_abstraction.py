@@ -231,7 +231,7 @@ def test_the_command_solves_saves_and_plots(tmp_path, capsys):
         (["--buckets", "0"], "--buckets: must be at least 1, got 0"),
         (["--buckets", "x"], "--buckets: must be an integer, got 'x'"),
         (["--buckets", "57"], "buckets: at most the game's 56 hands, got 57"),
-        (["--rule", "rounds=2"], "rounds: the abstraction is of the one-round game"),
+        (["--recall", "perfect"], "--recall: only for games with exchanges"),
         (["--seed", "-1"], "--seed"),
         (["--traversals", "0"], "--traversals: must be at least 1"),
     ],
