@@ -495,6 +495,98 @@ def bench_ppo(steps: int) -> dict:
     }
 
 
+def bench_methods(steps: int, mccfr_iterations: int) -> dict:
+    """Training throughput of each equilibrium method against plain MaskablePPO in the same
+    run, on the one-round heads-up game (64 batched tables against ``tag``, one torch
+    thread), and where a step's time goes: the engine (the vector env's steps), the policy's
+    forward passes while collecting (the rest of a rollout) and the update. MCCFR's unit is
+    another (sampled deals traversed), so it stands beside them, not in their ratio."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from lith_env.game import LithConfig
+    from lith_env.vector import LithVectorEnv
+    from lith_solver.abstraction import AbstractSolver
+    from lith_solver.one_round import OneRoundGame
+    from tablegame.sb3_vec import SB3VecEnv
+    from training.mmd import MMD
+
+    torch.set_num_threads(1)
+    methods = {
+        "MaskablePPO (defaults)": (MaskablePPO, {}),
+        "PPO tuned (8 epochs)": (
+            MaskablePPO,
+            {"n_epochs": 8, "clip_range": 0.025, "ent_coef": 0.1, "vf_coef": 0.0625},
+        ),
+        "MMD (moving magnet)": (
+            MMD,
+            {"kl_coef": 5.0, "magnet_coef": 0.2, "magnet": "moving", "magnet_every": 16384},
+        ),
+    }
+    out: dict = {}
+    for name, (learner, options) in methods.items():
+        vec = SB3VecEnv(LithVectorEnv(64, opponents="tag", rounds=1))
+        timed = {"engine": 0.0, "update": 0.0}
+        step_wait = vec.step_wait
+
+        def engine_step(step_wait=step_wait, timed=timed):
+            start = time.perf_counter()
+            result = step_wait()
+            timed["engine"] += time.perf_counter() - start
+            return result
+
+        vec.step_wait = engine_step
+        model = learner(
+            "MlpPolicy", vec, n_steps=64, batch_size=512, device="cpu", seed=0, **options
+        )
+        train = model.train
+
+        def timed_train(train=train, timed=timed):
+            start = time.perf_counter()
+            train()
+            timed["update"] += time.perf_counter() - start
+
+        model.train = timed_train
+        start = time.perf_counter()
+        model.learn(steps)
+        total = time.perf_counter() - start
+        forward = total - timed["engine"] - timed["update"]
+        out[name] = {
+            "steps/s": steps / total,
+            "engine share": timed["engine"] / total,
+            "forward share": forward / total,
+            "update share": timed["update"] / total,
+        }
+    reference = out["MaskablePPO (defaults)"]["steps/s"]
+    for figures in out.values():
+        figures["ratio to MaskablePPO"] = figures["steps/s"] / reference
+    solver = AbstractSolver(OneRoundGame(LithConfig(rounds=1)), 100, seed=0, traversals=1000)
+    solver.iterate(1)  # compile
+    start = time.perf_counter()
+    solver.iterate(mccfr_iterations)
+    seconds = time.perf_counter() - start
+    out["MCCFR (100 buckets)"] = {"traversals/s": mccfr_iterations * 2 * 1000 / seconds}
+    return out
+
+
+def print_methods(result: dict, console: Console) -> None:
+    table = Table(title="Training throughput by method (one-round heads-up, 64 batched tables)")
+    for column in ("method", "steps/s", "x MaskablePPO", "engine", "forward", "update"):
+        table.add_column(column, justify="right" if column != "method" else "left")
+    for name, figures in result.items():
+        if "steps/s" not in figures:
+            continue
+        table.add_row(
+            name,
+            f"{figures['steps/s']:,.0f}",
+            f"{figures['ratio to MaskablePPO']:.2f}",
+            *(f"{figures[k + ' share']:.0%}" for k in ("engine", "forward", "update")),
+        )
+    console.print(table)
+    mccfr = result["MCCFR (100 buckets)"]["traversals/s"]
+    console.print(f"MCCFR (100 buckets): {mccfr:,.0f} sampled deals traversed a second")
+
+
 def bench_solver(iterations: int, repeat: int) -> dict:
     """Information-set updates per second: our discounted CFR on the one-round heads-up game
     (every hand at every decision is an information set, updated once an iteration) and
@@ -926,6 +1018,7 @@ def build_parser() -> argparse.ArgumentParser:
         "which",
         choices=[
             *("hands", "envs", "gendeneia", "batched", "solver", "ray", "population", "report"),
+            "methods",
             "all",
         ],
         nargs="?",
@@ -983,6 +1076,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=100_000,
         help="report: hands in the timed report.html (even: whole heads-up blocks)",
     )
+    parser.add_argument(
+        "--method-steps",
+        type=int_at_least(4096),
+        default=65536,
+        help="methods: learner steps of each timed training run",
+    )
+    parser.add_argument(
+        "--mccfr-iterations",
+        type=int_at_least(1),
+        default=200,
+        help="methods: MCCFR iterations timed (1,000 sampled deals a player each)",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     return parser
 
@@ -1016,6 +1121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("ray", "all"):
         results["ray"] = bench_ray(args.ray_hands // 2 * 2, args.env_repeat)
         print_ray(results["ray"], console)
+    if args.which in ("methods", "all"):
+        results["methods"] = bench_methods(args.method_steps, args.mccfr_iterations)
+        print_methods(results["methods"], console)
     if args.which in ("report", "all"):
         results["report"] = bench_report(args.report_hands // 2 * 2, args.env_repeat)
         print_report(results["report"], console)
