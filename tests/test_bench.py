@@ -14,10 +14,14 @@ CARDS = "[0, 7, 11, 15, 21, 27, 33, 40]"
 
 
 def _bench(tmp_path: Path, methods: str, games: str | None = None) -> Path:
-    games = games if games is not None else (
-        f"[games.small]\nrules = {{ rounds = 1, cards = {CARDS} }}\ngoal = 0.01\n"
-        "references = { tag = 0.2 }\n"
-        f"[games.small2]\nrules = {{ rounds = 2, max_raises = 0, cards = {CARDS} }}\n"
+    games = (
+        games
+        if games is not None
+        else (
+            f"[games.small]\nrules = {{ rounds = 1, cards = {CARDS} }}\ngoal = 0.01\n"
+            "references = { tag = 0.2 }\n"
+            f"[games.small2]\nrules = {{ rounds = 2, max_raises = 0, cards = {CARDS} }}\n"
+        )
     )
     path = tmp_path / "bench.toml"
     path.write_text(f'[bench]\nout = "{tmp_path / "out"}"\nseeds = [1, 2]\n{games}{methods}')
