@@ -132,14 +132,14 @@ class TrainConfig:
         default=0.5, metadata=_help("weight of the value loss in the update, a positive number")
     )
     kl_coef: float = field(
-        default=0.2,
+        default=5.0,
         metadata=_help(
             "algorithm mmd: weight of KL(policy || rollout's policy), the inverse step size, "
             "a positive number"
         ),
     )
     magnet_coef: float = field(
-        default=0.05,
+        default=0.2,
         metadata=_help(
             "algorithm mmd: weight of KL(policy || magnet), the regularisation, at least 0"
         ),

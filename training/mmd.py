@@ -57,8 +57,8 @@ class MMD(MaskablePPO):
     def __init__(
         self,
         *args: Any,
-        kl_coef: float = 0.2,
-        magnet_coef: float = 0.05,
+        kl_coef: float = 5.0,
+        magnet_coef: float = 0.2,
         magnet: str = "uniform",
         magnet_every: int = 0,
         magnet_anneal: bool = False,
