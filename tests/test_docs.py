@@ -45,6 +45,10 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     ],
     "-m tournaments.report": [],
     "-m lith_solver exploitability": [],
+    "-m lith_solver abstract": [
+        ("--iterations 10000 --check-every 2000", "--iterations 20 --check-every 10"),
+        ("--iterations 10000", "--iterations 20 --check-every 10"),
+    ],
     "-m lith_solver solve": [
         ("--target 0.0001", "--iterations 5 --check-every 5"),
         # the checkpoint example: the smallest three-round game, stopped and resumed
