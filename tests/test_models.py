@@ -1,0 +1,40 @@
+"""The bots kept in models/ play, and measure what models/README.md says they measure."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from lith_env.game import LithConfig
+from lith_solver.exploitability import best_response_to, solvable_game
+from tablegame.registry import make_agent
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS = [
+    line for line in (ROOT / "models" / "README.md").read_text().splitlines()
+    if line.startswith("| ") and "`" in line and "one round" in line
+]  # fmt: skip
+
+
+def _spec_and_figure(row: str) -> tuple[str, float]:
+    spec = re.search(r"`((?:abstract|ppo|solved):[^`]+)`", row).group(1)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    figure = float(re.match(r"[0-9.]+", cells[6]).group(0))
+    return spec, figure
+
+
+def test_every_one_round_bot_is_listed():
+    assert len(ROWS) >= 2
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: _spec_and_figure(row)[0])
+def test_a_kept_bot_measures_its_listed_exploitability(row, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the specs name files relative to the repository
+    spec, figure = _spec_and_figure(row)
+    config = LithConfig(rounds=1)
+    agent = make_agent(spec, "lith", seed=0, config=config)
+    measured = best_response_to(agent, solvable_game(config), spec)["exploitability"]
+    digits = len(str(figure).split(".")[1])
+    assert measured == pytest.approx(figure, abs=0.6 * 10**-digits)
