@@ -115,10 +115,10 @@ def test_the_methods_benchmark_times_each_learner_and_splits_its_time():
     from benchmarks.run import bench_methods
 
     result = bench_methods(steps=4096, mccfr_iterations=2)
-    for name in ("MaskablePPO (defaults)", "PPO tuned (8 epochs)", "MMD (moving magnet)"):
+    for name in ("MaskablePPO (5 epochs)", "PPO tuned (8 epochs)", "MMD (moving magnet)"):
         figures = result[name]
         shares = [figures[k] for k in ("engine share", "forward share", "update share")]
         assert all(0 < s < 1 for s in shares) and sum(shares) == pytest.approx(1.0)
         assert figures["steps/s"] > 0
-    assert result["MaskablePPO (defaults)"]["ratio to MaskablePPO"] == 1.0
+    assert result["MaskablePPO (5 epochs)"]["ratio to MaskablePPO"] == 1.0
     assert result["MCCFR (100 buckets)"]["traversals/s"] > 0
