@@ -44,6 +44,7 @@ __all__ = [
     "PublicTree",
     "expand",
     "load_exchange_abstract",
+    "sampled_value",
     "save_exchange_abstract",
 ]
 
@@ -376,6 +377,33 @@ def information_sets(config: LithConfig, buckets: int, recall: str) -> int:
     if recall == "hand":
         return buckets
     return buckets * (4 * (len(config.deck) + 1)) ** (config.rounds - 1)
+
+
+def sampled_value(
+    solver: ExchangeAbstractSolver, player: int, samples: int, seed: int
+) -> np.ndarray:
+    """``player``'s value of the current strategy on ``samples`` sampled deals and deck orders,
+    one a sample, by the compiled traversal with nothing learned (an independent check of
+    :func:`expand` and the exact evaluation)."""
+    tree, size = solver.tree, len(solver.deck)
+    rng = np.random.default_rng(seed)
+    np.random.seed(seed)  # noqa: NPY002 - the compiled traversal's own draws
+    values = np.empty(samples)
+    hands = np.empty((2, 3), dtype=np.int64)
+    sums = np.zeros_like(solver.sums)
+    for i in range(samples):
+        order = rng.permutation(solver.deck)
+        hands[0], hands[1] = np.sort(order[[0, 2, 4]]), np.sort(order[[1, 3, 5]])
+        history = np.full(2, -1, dtype=np.int64)
+        if solver.recall == "perfect":
+            local = solver.position[hands]
+            history = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+        values[i] = _traverse(
+            0, player, hands, order, 6, 0, history, tree.kind, tree.player, tree.width,
+            tree.child, tree.decision, tree.paid, solver.position, size, solver.bucket,
+            solver.strengths, solver.regrets, sums, 0.0,
+        )  # fmt: skip
+    return values
 
 
 def _one_round(config: LithConfig) -> LithConfig:

@@ -36,30 +36,6 @@ def test_every_decision_point_of_the_exact_game_has_a_public_node():
         assert len(keys) == len(tree.decisions)  # no two public nodes share a key
 
 
-def _sampled_value(solver, player: int, samples: int) -> tuple[float, float]:
-    """The value to ``player`` of the current strategy, by the compiled traversal with
-    weight 0 (nothing learned), over sampled deals and deck orders."""
-    tree, size = solver.tree, len(solver.deck)
-    rng = np.random.default_rng(7)
-    np.random.seed(7)  # noqa: NPY002 - the compiled traversal's own draws
-    values = np.empty(samples)
-    hands = np.empty((2, 3), dtype=np.int64)
-    sums = np.zeros_like(solver.sums)
-    for i in range(samples):
-        order = rng.permutation(solver.deck)
-        hands[0], hands[1] = np.sort(order[[0, 2, 4]]), np.sort(order[[1, 3, 5]])
-        local = solver.position[hands]
-        history = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
-        if solver.recall == "hand":
-            history = np.full(2, -1, dtype=np.int64)
-        values[i] = ax._traverse(
-            0, player, hands, order, 6, 0, history,
-            tree.kind, tree.player, tree.width, tree.child, tree.decision, tree.paid,
-            solver.position, size, solver.bucket, solver.strengths, solver.regrets, sums, 0.0,
-        )  # fmt: skip
-    return values.mean(), values.std() / np.sqrt(samples)
-
-
 @pytest.mark.parametrize("recall", ["hand", "perfect"])
 def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
     solver = ax.ExchangeAbstractSolver(TINY, 20, seed=1, traversals=1, recall=recall)
@@ -67,8 +43,9 @@ def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
     game = solver.game()
     exact = profile_value(game, ax.expand(solver, game, solver.current_strategy()))
     for player, sign in ((0, 1.0), (1, -1.0)):
-        mean, error = _sampled_value(solver, player, 20_000)
-        assert abs(mean - sign * exact) < 4 * error
+        values = ax.sampled_value(solver, player, 20_000, seed=7)
+        error = values.std() / np.sqrt(len(values))
+        assert abs(values.mean() - sign * exact) < 4 * error
 
 
 def test_mccfr_descends_the_real_exploitability(solver):

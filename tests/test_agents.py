@@ -31,7 +31,11 @@ def test_specs_with_parameters():
 @pytest.mark.parametrize(
     ("spec", "game", "message"),
     [
-        ("maniac", "lith", "unknown agent 'maniac' for lith; built-in agents: bluffer, caller"),
+        (
+            "maniac",
+            "lith",
+            "unknown agent 'maniac' for lith; built-in agents: abstract, bluffer, caller",
+        ),
         ("greedy", "lith", "unknown agent 'greedy' for lith"),
         (
             "tag",
