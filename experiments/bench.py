@@ -71,6 +71,14 @@ def load_bench(path: Path) -> dict[str, Any]:
         unknown = [g for g in method.get("games", []) if g not in games]
         if not method.get("games") or unknown:
             raise _bad(f"methods.{name}.games", f"must name games of the bench, got {unknown}")
+        if method.get("recall", "hand") not in ("hand", "perfect"):
+            raise _bad(
+                f"methods.{name}.recall", f"must be hand or perfect, got {method['recall']!r}"
+            )
+        if "recall" in method and any(
+            games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
+        ):
+            raise _bad(f"methods.{name}.recall", "only for games with exchanges (rounds 2 or 3)")
         if method["kind"] == "train" and not Path(method.get("config", "")).is_file():
             raise _bad(f"methods.{name}.config", f"no file at {method.get('config')!r}")
     bench.setdefault("bench", {})
