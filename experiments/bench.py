@@ -264,12 +264,15 @@ def summarize(bench: dict[str, Any], seeds: Sequence[int], out: Path) -> None:
                     )  # fmt: skip
         for name, value in spec.get("references", {}).items():
             axes.axhline(value, color="grey", linestyle="--", linewidth=0.8)
-            axes.annotate(name, (0, value), fontsize=7, color="grey", va="bottom")
+            axes.annotate(name, (0.01, value), xycoords=("axes fraction", "data"), fontsize=7,
+                          color="grey", va="bottom")  # fmt: skip
         if goal:
             axes.axhline(goal, color="black", linewidth=0.8)
-            axes.annotate(f"goal {goal}", (0, goal), fontsize=7, va="bottom")
+            axes.annotate(f"goal {goal}", (0.01, goal), xycoords=("axes fraction", "data"),
+                          fontsize=7, va="bottom")  # fmt: skip
         axes.set_yscale("log")
-        axes.set_xlabel("core-minutes")
+        axes.set_xscale("log")  # sampling CFR's seconds and training's minutes on one axis
+        axes.set_xlabel("core-minutes (log scale)")
         axes.set_ylabel("exact exploitability (chips a hand)")
         axes.set_title(f"{game}: exploitability against compute", fontsize=9)
         if axes.get_legend_handles_labels()[0]:
