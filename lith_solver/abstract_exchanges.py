@@ -33,7 +33,12 @@ from numba import njit
 
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_solver.abstraction import equity_buckets
+from lith_solver.abstraction import (
+    equity_buckets,
+    regret_strategy,
+    regret_update,
+    sampled_action,
+)
 from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import PATTERNS, ExchangeGame, auto_build, exploitability
 from lith_solver.one_round import OneRoundGame, betting_tree, normalized
@@ -181,19 +186,9 @@ def _traverse(
     d, n = decision[node], width[node]
     b = history[q] if history[q] >= 0 else bucket[_hand_index(hands[q], position, size)]
     sigma = np.empty(n)
-    total = 0.0
-    for a in range(n):
-        total += max(regrets[d, b, a], 0.0)
-    for a in range(n):
-        sigma[a] = max(regrets[d, b, a], 0.0) / total if total > 0.0 else 1.0 / n
+    regret_strategy(regrets, d, b, n, sigma)
     values = np.zeros(n)
-    if q != p:
-        for a in range(n):
-            sums[d, b, a] += weight * sigma[a]
-        draw, chosen, cumulative = np.random.random(), 0, sigma[0]  # noqa: NPY002 (numba)
-        while draw >= cumulative and chosen < n - 1:
-            chosen += 1
-            cumulative += sigma[chosen]
+    chosen = sampled_action(sums, d, b, sigma, weight) if q != p else -1
     for a in range(n):
         if q != p and a != chosen:
             continue
@@ -229,12 +224,7 @@ def _traverse(
         )  # fmt: skip
         if q != p:
             return values[a]
-    v = 0.0
-    for a in range(n):
-        v += sigma[a] * values[a]
-    for a in range(n):
-        regrets[d, b, a] += weight * (values[a] - v)
-    return v
+    return regret_update(regrets, d, b, sigma, values, weight)
 
 
 @njit

@@ -45,6 +45,9 @@ __all__ = [
     "equity_buckets",
     "expand",
     "load_abstract",
+    "regret_strategy",
+    "regret_update",
+    "sampled_action",
     "save_abstract",
 ]
 
@@ -96,29 +99,7 @@ def abstract_best_response(
     game: OneRoundGame, bucket: np.ndarray, profile: list[np.ndarray], player: int
 ) -> float:
     """Chips a hand that ``player`` wins with a best response that knows only its bucket."""
-    reach = game.opponent_reach(profile, player)
-    leaf = game.terminal_values(player, reach)
-    count = int(bucket.max()) + 1
-    value: dict[int, np.ndarray] = {}
-    for index in reversed(range(len(game.tree))):
-        node = game.tree[index]
-        if node.player is None:
-            value[index] = leaf[index]
-            continue
-        children = np.stack([value[c] for c in node.children], axis=1)  # (hands, actions)
-        if node.player != player:
-            value[index] = children.sum(axis=1)
-            continue
-        per_bucket = np.stack(
-            [
-                np.bincount(bucket, children[:, a], minlength=count)
-                for a in range(children.shape[1])
-            ],
-            axis=1,
-        )
-        choice = np.argmax(per_bucket, axis=1)[bucket]
-        value[index] = children[np.arange(game.num_hands), choice]
-    return float(value[0].sum() / game.num_deals)
+    return float(game.values(profile, player, best=True, bucket=bucket).sum() / game.num_deals)
 
 
 def abstract_exploitability(
@@ -137,13 +118,46 @@ def abstract_exploitability(
 
 
 @njit(cache=True)
-def _strategy(regrets: np.ndarray, d: int, b: int, width: int, out: np.ndarray) -> None:
+def regret_strategy(
+    regrets: np.ndarray, d: int, b: int, width: int, out: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    """``out[:width]``: regret matching on the regrets of decision ``d``, bucket ``b``."""
     total = 0.0
     for a in range(width):
         if regrets[d, b, a] > 0.0:
             total += regrets[d, b, a]
     for a in range(width):
         out[a] = max(regrets[d, b, a], 0.0) / total if total > 0.0 else 1.0 / width
+
+
+@njit(cache=True)
+def sampled_action(
+    sums: np.ndarray, d: int, b: int, sigma: np.ndarray, weight: float
+) -> int:  # pragma: no cover - compiled
+    """At an opponent's decision: add its strategy ``sigma`` to the average's sums (times
+    ``weight``) and draw its action from it."""
+    k = len(sigma)
+    for a in range(k):
+        sums[d, b, a] += weight * sigma[a]
+    draw, a, cumulative = np.random.random(), 0, sigma[0]  # noqa: NPY002 (numba)
+    while draw >= cumulative and a < k - 1:
+        a += 1
+        cumulative += sigma[a]
+    return a
+
+
+@njit(cache=True)
+def regret_update(
+    regrets: np.ndarray, d: int, b: int, sigma: np.ndarray, values: np.ndarray, weight: float
+) -> float:  # pragma: no cover - compiled
+    """At the traverser's decision: its value under ``sigma``, each action's regret against
+    it added (times ``weight``)."""
+    v = 0.0
+    for a in range(len(sigma)):
+        v += sigma[a] * values[a]
+    for a in range(len(sigma)):
+        regrets[d, b, a] += weight * (values[a] - v)
+    return v
 
 
 # Not cached: numba's cache reloads a recursive function wrongly (a segfault, numba 0.6x).
@@ -165,29 +179,20 @@ def _traverse(
         return contrib[node, p] * net / strengths.shape[0]
     d, b, k = decision[node], bucket[hands[q]], width[node]
     sigma = np.empty(k)
-    _strategy(regrets, d, b, k, sigma)
+    regret_strategy(regrets, d, b, k, sigma)
     if q != p:
-        for a in range(k):
-            sums[d, b, a] += weight * sigma[a]
-        draw, a, cumulative = np.random.random(), 0, sigma[0]  # noqa: NPY002 (numba)
-        while draw >= cumulative and a < k - 1:
-            a += 1
-            cumulative += sigma[a]
+        a = sampled_action(sums, d, b, sigma, weight)
         return _traverse(
             child[node, a], p, hands, bucket, strengths, player, width, child, decision,
             contrib, folder, regrets, sums, weight,
         )  # fmt: skip
     values = np.empty(k)
-    v = 0.0
     for a in range(k):
         values[a] = _traverse(
             child[node, a], p, hands, bucket, strengths, player, width, child, decision,
             contrib, folder, regrets, sums, weight,
         )  # fmt: skip
-        v += sigma[a] * values[a]
-    for a in range(k):
-        regrets[d, b, a] += weight * (values[a] - v)
-    return v
+    return regret_update(regrets, d, b, sigma, values, weight)
 
 
 @njit

@@ -307,11 +307,18 @@ class OneRoundGame:
 
     # ------------------------------------------------------------------ evaluation
 
-    def values(self, profile: Sequence[np.ndarray], player: int, best: bool = False) -> np.ndarray:
+    def values(
+        self,
+        profile: Sequence[np.ndarray],
+        player: int,
+        best: bool = False,
+        bucket: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Per hand of ``player``, chips won summed over the opponent's hands when both play
-        ``profile`` (or ``player`` best-responds, with ``best``). Divide the sum over hands by
-        :attr:`num_deals` for chips a hand."""
-        return self._walk(profile, player, best)[0]
+        ``profile`` (or ``player`` best-responds, with ``best``; with ``bucket``, each hand's
+        bucket, a best response that chooses per bucket: it sees only the bucket). Divide the
+        sum over hands by :attr:`num_deals` for chips a hand."""
+        return self._walk(profile, player, best, bucket)[0]
 
     @property
     def num_deals(self) -> int:
@@ -340,7 +347,11 @@ class OneRoundGame:
         return float(self.values(profile, 0).sum() / self.num_deals)
 
     def _walk(
-        self, profile: Sequence[np.ndarray], player: int, best: bool
+        self,
+        profile: Sequence[np.ndarray],
+        player: int,
+        best: bool,
+        bucket: np.ndarray | None = None,
     ) -> tuple[np.ndarray, dict[int, np.ndarray]]:
         reach = self.opponent_reach(profile, player)
         leaf = self.terminal_values(player, reach)
@@ -354,6 +365,13 @@ class OneRoundGame:
             children = np.stack([value[c] for c in node.children], axis=1)  # (hands, actions)
             if node.player != player:
                 value[index] = children.sum(axis=1)
+            elif best and bucket is not None:
+                count = int(bucket.max()) + 1
+                per_bucket = np.stack(
+                    [np.bincount(bucket, column, minlength=count) for column in children.T], axis=1
+                )
+                choices[index] = np.argmax(per_bucket, axis=1)[bucket]
+                value[index] = children[np.arange(len(children)), choices[index]]
             elif best:
                 choices[index] = np.argmax(children, axis=1)
                 value[index] = children.max(axis=1)
