@@ -293,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("config", help="the bench's TOML (experiments/bench_equilibrium.toml)")
-    parser.add_argument("--seeds", type=parse_seeds, default=None, help="seeds, e.g. 1-3 or 1,4")
+    parser.add_argument("--seeds", default=None, help="seeds, e.g. 1-3 or 1,4")
     parser.add_argument(
         "--ray",
         nargs="?",
@@ -308,6 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         path = Path(args.config)
+        args.seeds = None if args.seeds is None else parse_seeds(args.seeds)
         if args.summary_only:
             bench = load_bench(path)
             seeds = list(args.seeds or bench["bench"].get("seeds", [1, 2, 3]))

@@ -109,6 +109,21 @@ def test_bad_bench_files_exit_2_naming_the_entry(tmp_path, methods, games, messa
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("seeds", "message"),
+    [
+        ("x", "--seeds: a list of seeds and ranges such as 1-8 or 1,3,5, got 'x'"),
+        ("-1", "--seeds: a list of seeds and ranges such as 1-8 or 1,3,5, got '-1'"),
+        ("3-1", "--seeds: '3-1' is not a range of seeds from 0 to"),
+    ],
+)
+def test_bad_seeds_exit_2_naming_the_flag(tmp_path, seeds, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(_bench(tmp_path, MCCFR)), "--seeds", seeds])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
 def test_the_shipped_bench_file_is_valid():
     bench = load_bench(Path("experiments/bench_equilibrium.toml"))
     assert set(bench["games"]) == {"one_round", "rounds2_14", "rounds2_20", "rounds3_9"}
