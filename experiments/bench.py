@@ -79,6 +79,13 @@ def load_bench(path: Path) -> dict[str, Any]:
             games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
         ):
             raise _bad(f"methods.{name}.recall", "only for games with exchanges (rounds 2 or 3)")
+        if "average_power" in method:
+            from lith_solver.abstraction import check_average_power
+
+            try:
+                check_average_power(method["average_power"])
+            except ValueError as error:
+                raise _bad(f"methods.{name}.average_power", str(error).partition(": ")[2]) from None
         if method["kind"] == "train" and not Path(method.get("config", "")).is_file():
             raise _bad(f"methods.{name}.config", f"no file at {method.get('config')!r}")
     bench.setdefault("bench", {})
@@ -110,11 +117,14 @@ def _mccfr(rules: dict[str, Any], method: dict[str, Any], seed: int) -> list[dic
 
     config = heads_up_config(rules)
     traversals = int(method.get("traversals", 1000))
+    power = method.get("average_power", 1.0)
     if config.rounds == 1:
-        solver: Any = AbstractSolver(OneRoundGame(config), int(method["buckets"]), seed, traversals)
+        solver: Any = AbstractSolver(
+            OneRoundGame(config), int(method["buckets"]), seed, traversals, power
+        )
     else:
         solver = ExchangeAbstractSolver(
-            config, int(method["buckets"]), seed, traversals, method.get("recall", "hand")
+            config, int(method["buckets"]), seed, traversals, method.get("recall", "hand"), power
         )
     points = solver.solve(int(method["iterations"]), int(method["check_every"]))
     return [

@@ -34,6 +34,7 @@ from numba import njit
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_solver.abstraction import (
+    check_average_power,
     equity_buckets,
     regret_strategy,
     regret_update,
@@ -166,7 +167,7 @@ def _sort3(hand: np.ndarray) -> None:
 @njit
 def _traverse(
     node, p, hands, order, top, pending, history, kind, player, width, child, decision, paid,
-    position, size, bucket, strengths, regrets, sums, weight,
+    position, size, bucket, strengths, regrets, sums, weight, average_weight,
 ):  # fmt: skip  # pragma: no cover - compiled
     """The value to ``p`` of ``node``: ``hands`` (2, 3) sorted, ``order`` the undealt cards
     in deck order from ``top``, ``pending`` the first player's exchange action (0 keep).
@@ -188,7 +189,7 @@ def _traverse(
     sigma = np.empty(n)
     regret_strategy(regrets, d, b, n, sigma)
     values = np.zeros(n)
-    chosen = sampled_action(sums, d, b, sigma, weight) if q != p else -1
+    chosen = sampled_action(sums, d, b, sigma, average_weight) if q != p else -1
     for a in range(n):
         if q != p and a != chosen:
             continue
@@ -221,6 +222,7 @@ def _traverse(
             child[node, a], p, next_hands, order, next_top, next_pending, next_history, kind,
             player, width,
             child, decision, paid, position, size, bucket, strengths, regrets, sums, weight,
+            average_weight,
         )  # fmt: skip
         if q != p:
             return values[a]
@@ -230,10 +232,11 @@ def _traverse(
 @njit
 def _iterations(
     first, count, traversals, seed, deck, kind, player, width, child, decision, paid,
-    position, bucket, strengths, regrets, sums, perfect,
+    position, bucket, strengths, regrets, sums, perfect, average_power,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Iterations ``first`` to ``first + count - 1``, each seeded from (``seed``, its
-    number): each player traverses ``traversals`` sampled deals and deck orders."""
+    number): each player traverses ``traversals`` sampled deals and deck orders. Iteration
+    ``t`` weighs its regrets by ``t`` and its strategy in the average by ``t**average_power``."""
     size = deck.shape[0]
     hands = np.empty((2, 3), dtype=np.int64)
     for t in range(first, first + count):
@@ -253,6 +256,7 @@ def _iterations(
                 _traverse(
                     0, p, hands, order, 6, 0, history, kind, player, width, child, decision, paid,
                     position, size, bucket, strengths, regrets, sums, float(t),
+                    float(t) ** average_power,
                 )  # fmt: skip
 
 
@@ -268,7 +272,9 @@ class ExchangeAbstractSolver:
         seed: int = 0,
         traversals: int = 1000,
         recall: str = "hand",
+        average_power: float = 1.0,
     ) -> None:
+        check_average_power(average_power)
         if recall not in RECALLS:
             raise ValueError(f"recall: must be hand or perfect, got {recall!r}")
         if config.rounds not in (2, 3):
@@ -296,7 +302,7 @@ class ExchangeAbstractSolver:
             )
             self.strengths[r, (local[:, 0] * size + local[:, 1]) * size + local[:, 2]] = values
         self.buckets, self.seed, self.traversals = buckets, seed, traversals
-        self.recall = recall
+        self.recall, self.average_power = recall, float(average_power)
         shape = (len(self.tree.decisions), information_sets(config, buckets, recall), WIDTH)
         self.regrets = np.zeros(shape)
         self.sums = np.zeros(shape)
@@ -311,6 +317,7 @@ class ExchangeAbstractSolver:
                 self.iterations + 1, step, self.traversals, self.seed, self.deck, tree.kind,
                 tree.player, tree.width, tree.child, tree.decision, tree.paid, self.position,
                 self.bucket, self.strengths, self.regrets, self.sums, self.recall == "perfect",
+                self.average_power,
             )  # fmt: skip
             self.iterations += step
             count -= step
@@ -391,7 +398,7 @@ def sampled_value(
         values[i] = _traverse(
             0, player, hands, order, 6, 0, history, tree.kind, tree.player, tree.width,
             tree.child, tree.decision, tree.paid, solver.position, size, solver.bucket,
-            solver.strengths, solver.regrets, sums, 0.0,
+            solver.strengths, solver.regrets, sums, 0.0, 0.0,
         )  # fmt: skip
     return values
 
@@ -454,6 +461,7 @@ def save_exchange_abstract(out: Path, solver: ExchangeAbstractSolver, info: dict
     record = {
         "format": FORMAT, "config": rules_json(solver.config), "buckets": solver.buckets,
         "iterations": solver.iterations, "seed": solver.seed, "traversals": solver.traversals,
+        "average_power": solver.average_power,
         "recall": solver.recall, "decisions": len(solver.tree.decisions), **info,
     }  # fmt: skip
     (out / "abstraction.json").write_text(json.dumps(record, indent=2) + "\n")

@@ -41,6 +41,7 @@ __all__ = [
     "AbstractSolver",
     "abstract_best_response",
     "abstract_exploitability",
+    "check_average_power",
     "equity",
     "equity_buckets",
     "expand",
@@ -117,6 +118,13 @@ def abstract_exploitability(
 # The compiled traversal
 
 
+def check_average_power(power: float) -> None:
+    """``ValueError`` unless ``power`` is a number from 0 to 4 (the average's weights
+    ``t**power`` stay finite)."""
+    if isinstance(power, bool) or not isinstance(power, int | float) or not 0 <= power <= 4:
+        raise ValueError(f"average_power: must be a number from 0 to 4, got {power!r}")
+
+
 @njit(cache=True)
 def regret_strategy(
     regrets: np.ndarray, d: int, b: int, width: int, out: np.ndarray
@@ -164,7 +172,7 @@ def regret_update(
 @njit
 def _traverse(
     node, p, hands, bucket, strengths, player, width, child, decision, contrib, folder,
-    regrets, sums, weight,
+    regrets, sums, weight, average_weight,
 ):  # fmt: skip  # pragma: no cover - compiled
     """The value to ``p`` of ``node`` for the deal ``hands`` (hand rows of positions 0, 1),
     updating ``p``'s regrets and the opponent's strategy sums on the way."""
@@ -181,16 +189,16 @@ def _traverse(
     sigma = np.empty(k)
     regret_strategy(regrets, d, b, k, sigma)
     if q != p:
-        a = sampled_action(sums, d, b, sigma, weight)
+        a = sampled_action(sums, d, b, sigma, average_weight)
         return _traverse(
             child[node, a], p, hands, bucket, strengths, player, width, child, decision,
-            contrib, folder, regrets, sums, weight,
+            contrib, folder, regrets, sums, weight, average_weight,
         )  # fmt: skip
     values = np.empty(k)
     for a in range(k):
         values[a] = _traverse(
             child[node, a], p, hands, bucket, strengths, player, width, child, decision,
-            contrib, folder, regrets, sums, weight,
+            contrib, folder, regrets, sums, weight, average_weight,
         )  # fmt: skip
     return regret_update(regrets, d, b, sigma, values, weight)
 
@@ -198,10 +206,11 @@ def _traverse(
 @njit
 def _iterations(
     first, count, traversals, seed, cards, bucket, strengths, player, width, child, decision,
-    contrib, folder, regrets, sums,
+    contrib, folder, regrets, sums, average_power,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Iterations ``first`` to ``first + count - 1``: each updates position 0 then 1, with
-    ``traversals`` sampled deals each, weighted by the iteration's number. Each iteration's
+    ``traversals`` sampled deals each, its regrets weighted by the iteration's number ``t``
+    and its strategy in the average by ``t**average_power``. Each iteration's
     draws are seeded from (``seed``, its number), so any chunking gives the same solve."""
     num_hands = cards.shape[0]
     hands = np.empty(2, dtype=np.int64)
@@ -222,7 +231,7 @@ def _iterations(
                 hands[1] = h
                 _traverse(
                     0, p, hands, bucket, strengths, player, width, child, decision, contrib,
-                    folder, regrets, sums, float(t),
+                    folder, regrets, sums, float(t), float(t) ** average_power,
                 )  # fmt: skip
 
 
@@ -231,8 +240,17 @@ class AbstractSolver:
 
     CHUNK = 100  # iterations per compiled call
 
-    def __init__(self, game: OneRoundGame, buckets: int, seed: int = 0, traversals: int = 1):
+    def __init__(
+        self,
+        game: OneRoundGame,
+        buckets: int,
+        seed: int = 0,
+        traversals: int = 1,
+        average_power: float = 1.0,
+    ):
+        check_average_power(average_power)
         self.game = game
+        self.average_power = float(average_power)
         self.bucket = equity_buckets(game, buckets)
         self.buckets = buckets
         self.seed = seed
@@ -271,12 +289,14 @@ class AbstractSolver:
                 self.iterations + 1, step, self.traversals, self.seed,
                 self.game.hands, self.bucket, self._strengths, self._player, self._width,
                 self._child, self._decision, self._contrib, self._folder, self.regrets, self.sums,
+                self.average_power,
             )  # fmt: skip
             self.iterations += step
             count -= step
 
     def average_strategy(self) -> np.ndarray:
-        """(decisions, buckets, MAX_ACTIONS): the linearly weighted average strategy."""
+        """(decisions, buckets, MAX_ACTIONS): the average strategy, iteration ``t`` weighted by
+        ``t**average_power`` (1: linear)."""
         return self._rows(self.sums, normalized)
 
     def current_strategy(self) -> np.ndarray:
@@ -343,6 +363,7 @@ def save_abstract(out: Path, solver: AbstractSolver, info: dict[str, Any]) -> No
         "iterations": solver.iterations,
         "seed": solver.seed,
         "traversals": solver.traversals,
+        "average_power": solver.average_power,
         "nodes": [game.tree[i].history for i in game.decisions],
         **info,
     }

@@ -359,6 +359,13 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=seed_value, default=0, help="the sampling's seed")
     parser.add_argument(
+        "--average-power",
+        type=average_power_value,
+        default=1.0,
+        help="iteration t weighs t**POWER in the average strategy (regrets: t): 1 is linear "
+        "CFR's average, 2 discounted CFR's (gamma); 0-4 (default: 1)",
+    )
+    parser.add_argument(
         "--recall",
         choices=("hand", "perfect"),
         default=None,
@@ -367,6 +374,18 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
         "(perfect; a strategy (4 x (cards + 1))^exchanges times larger) (default: hand)",
     )
     parser.add_argument("--out", required=True, help="output folder")
+
+
+def average_power_value(text: str) -> float:
+    """``--average-power``: a number from 0 to 4."""
+    from lith_solver.abstraction import check_average_power
+
+    try:
+        power = float(text)
+        check_average_power(power)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 4, got {text!r}") from None
+    return power
 
 
 def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -381,12 +400,13 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
             if args.recall is not None:
                 raise ValueError("--recall: only for games with exchanges (rounds=2 or 3)")
             solver: Any = AbstractSolver(
-                OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals
-            )
+                OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals,
+                average_power=args.average_power,
+            )  # fmt: skip
         else:
             solver = ExchangeAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
-                recall=args.recall or "hand",
+                recall=args.recall or "hand", average_power=args.average_power,
             )  # fmt: skip
         out = output_folder(args.out)
     except ValueError as error:

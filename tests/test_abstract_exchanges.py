@@ -71,6 +71,21 @@ def test_a_seeded_solve_repeats_bit_for_bit_in_any_chunking():
     assert not np.array_equal(first, run(6, [120]))
 
 
+def test_the_average_weighs_iteration_t_by_t_squared_at_power_2():
+    linear = ax.ExchangeAbstractSolver(TINY, 10, seed=5, traversals=20)
+    squared = ax.ExchangeAbstractSolver(TINY, 10, seed=5, traversals=20, average_power=2)
+    expected = np.zeros_like(linear.sums)
+    for t in range(1, 31):
+        before = linear.sums.copy()
+        linear.iterate(1)
+        expected += (linear.sums - before) * t
+    squared.iterate(30)
+    assert np.array_equal(squared.regrets, linear.regrets)
+    assert np.allclose(squared.sums, expected, rtol=1e-9, atol=1e-9)
+    with pytest.raises(ValueError, match="average_power: must be a number from 0 to 4"):
+        ax.ExchangeAbstractSolver(TINY, 10, average_power=-1)
+
+
 def test_the_agent_plays_the_strategy_the_solver_measured(solver, tmp_path):
     ax.save_exchange_abstract(tmp_path, solver, {})
     figures = solver.measure()

@@ -127,6 +127,29 @@ def test_mccfr_descends_the_abstract_exploitability(solved, game):
     assert [e["iteration"] for e in curve] == [100, 200, 300]
 
 
+@pytest.mark.parametrize("power", [0.0, 2.0])
+def test_the_average_weighs_iteration_t_by_t_to_the_power(game, power):
+    # Linear (power 1) regrets whatever the average's power; the sums are the same per-
+    # iteration strategies, weighted t**power instead of t.
+    linear = AbstractSolver(game, 6, seed=4, traversals=30)
+    other = AbstractSolver(game, 6, seed=4, traversals=30, average_power=power)
+    expected = np.zeros_like(linear.sums)
+    for t in range(1, 41):
+        before = linear.sums.copy()
+        linear.iterate(1)
+        expected += (linear.sums - before) / t * t**power
+    other.iterate(40)
+    assert np.array_equal(other.regrets, linear.regrets)
+    assert np.allclose(other.sums, expected, rtol=1e-9, atol=1e-9)
+    assert not np.allclose(other.sums, linear.sums)
+
+
+@pytest.mark.parametrize("bad", [-0.5, 4.5, float("nan"), True, "2"])
+def test_bad_average_powers_are_refused_naming_it(game, bad):
+    with pytest.raises(ValueError, match="average_power: must be a number from 0 to 4"):
+        AbstractSolver(game, 6, average_power=bad)
+
+
 def test_a_seeded_solve_repeats_bit_for_bit_in_any_chunking(game):
     def run(seed: int, chunks: list[int]) -> np.ndarray:
         solver = AbstractSolver(game, 5, seed=seed, traversals=50)
@@ -234,6 +257,9 @@ def test_the_command_solves_saves_and_plots(tmp_path, capsys):
         (["--recall", "perfect"], "--recall: only for games with exchanges"),
         (["--seed", "-1"], "--seed"),
         (["--traversals", "0"], "--traversals: must be at least 1"),
+        (["--average-power", "5"], "--average-power: must be a number from 0 to 4, got '5'"),
+        (["--average-power", "nan"], "--average-power: must be a number from 0 to 4"),
+        (["--average-power", "x"], "--average-power: must be a number from 0 to 4, got 'x'"),
     ],
 )
 def test_bad_command_options_exit_2_naming_them(tmp_path, argv, message, capsys):
