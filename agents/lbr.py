@@ -23,11 +23,12 @@ or below). It needs no training, only the bot's ``action_probabilities`` (or a d
 bot). Each deal is played twice, LBR in each seat; the gain is chips/100 hands with its 95%
 interval over deals.
 
-The range is sampled: ``--particles`` private histories, the bot's dealt hands drawn from
-the cards LBR does not hold (every one when they are fewer), and at each exchange where the
-bot draws from the deck a discard by its own probabilities and a card uniformly from the
-cards its world leaves; weights carry the rest (sequential importance sampling). The bot is
-queried on the batched engine, one table per particle, replayed from the deal.
+The range is sampled: ``--particles`` private histories. The bot's dealt hands are drawn
+from the cards LBR does not hold (every one, some twice, when they are fewer). At each
+exchange where the bot draws from the deck, its discard is drawn by its own probabilities and
+its card uniformly from those its world leaves; weights carry the rest (sequential
+importance sampling). The bot is queried on the batched engine, one table per particle,
+replayed from the deal.
 """
 
 from __future__ import annotations
@@ -109,8 +110,11 @@ class LocalBestResponse:
         rest = np.setdiff1d(self.deck, own)
         hands = np.array(np.meshgrid(rest, rest, rest, indexing="ij")).reshape(3, -1).T
         hands = hands[(hands[:, 0] < hands[:, 1]) & (hands[:, 1] < hands[:, 2])]
-        rows = self.rng.choice(len(hands), self.particles, replace=len(hands) < self.particles)
-        dealt = hands[np.sort(rows)]
+        if self.particles >= len(hands):  # every hand, the first ones again to fill up
+            rows = np.arange(self.particles) % len(hands)
+        else:
+            rows = np.sort(self.rng.choice(len(hands), self.particles, replace=False))
+        dealt = hands[rows]
         return _Range(dealt, dealt.copy(), np.ones(self.particles))
 
     def _orders(self, rng_: _Range, own_dealt: Sequence[int], lbr_first: bool) -> np.ndarray:

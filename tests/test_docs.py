@@ -44,6 +44,7 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--ray auto", "--ray"),  # a local Ray: the examples' cluster is not here
     ],
     "-m tournaments.report": [],
+    "-m agents.lbr": [("--hands 20000", "--hands 4"), ("--hands 2000", "--hands 4")],
     "-m lith_solver exploitability": [],
     "-m lith_solver abstract": [
         ("--iterations 10000 --check-every 2000", "--iterations 20 --check-every 10"),
