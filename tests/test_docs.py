@@ -44,6 +44,7 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--ray auto", "--ray"),  # a local Ray: the examples' cluster is not here
     ],
     "-m tournaments.report": [],
+    "-m tournaments.aivat": [("--hands 10000", "--hands 20")],
     "-m agents.lbr": [("--hands 20000", "--hands 4"), ("--hands 2000", "--hands 4")],
     "-m lith_solver exploitability": [],
     "-m lith_solver abstract": [
