@@ -48,7 +48,7 @@ from lith_env.batched import BatchedLith
 from lith_env.cards import NUM_CARDS
 from lith_env.encoding import keep_id
 from lith_env.game import LithConfig
-from lith_env.hands import C2, C3, strength_table
+from lith_env.hands import showdown_result
 from lith_env.table import LithTable
 from lith_solver.agent_strategy import agent_probabilities
 from tablegame.agent import Agent
@@ -56,11 +56,6 @@ from tablegame.agent import Agent
 __all__ = ["LocalBestResponse", "check_config", "lbr_gain", "local_best_response", "main"]
 
 FOLD, CHECK_CALL, RAISE = 0, 1, 2
-
-
-def _index(hands: np.ndarray) -> np.ndarray:
-    """Combinatorial index of hands (..., 3) sorted ascending (``lith_env.hands.hand_index``)."""
-    return C3[hands[..., 2]] + C2[hands[..., 1]] + hands[..., 0]
 
 
 @dataclass
@@ -99,8 +94,6 @@ class LocalBestResponse:
         self.rng = np.random.default_rng(seed)
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
         self.keep = keep_id(config)
-        roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
-        self.strengths = np.stack([strength_table(config.pawns_and_courts, r) for r in roles])
         self.engine = BatchedLith(config, particles, episode="hand")
         self.table = LithTable(config, episode="hand")
 
@@ -151,9 +144,11 @@ class LocalBestResponse:
 
     def _results(self, own: np.ndarray, others: np.ndarray) -> np.ndarray:
         """LBR's showdown result per particle: +1 win, -1 loss, 0 tie (roles averaged)."""
-        mine = self.strengths[:, _index(np.sort(own, axis=-1))]
-        theirs = self.strengths[:, _index(np.sort(others, axis=-1))]
-        return np.sign(mine - theirs).mean(axis=0)
+        config = self.config
+        own, others = np.broadcast_arrays(own, others)
+        return showdown_result(
+            own, others, pawns_and_courts=config.pawns_and_courts, excuse=config.excuse
+        )
 
     # ---------------------------------------------------------------- decisions
 

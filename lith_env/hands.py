@@ -47,6 +47,7 @@ __all__ = [
     "percentile_table",
     "print_table",
     "qualifier_of",
+    "showdown_result",
     "strength",
     "strength_table",
     "tie_order",
@@ -384,6 +385,20 @@ def strength(
     if out.size and out.min() < 0:
         _raise_invalid(hands, out < 0, pawns_and_courts, excuse)
     return out
+
+
+def showdown_result(
+    mine: object, theirs: object, *, pawns_and_courts: bool = True, excuse: str | None = None
+) -> np.ndarray:
+    """+1, -1 or 0 for each pair of hands (..., 3) (broadcast): ``mine`` beats, loses to or
+    ties ``theirs`` at a showdown. Under the demon Excuse, whose role is drawn at the
+    showdown, the mean over its two roles. Hands are not validated (the fast path)."""
+    roles = ("imposter", "beggar") if excuse == "demon" else (excuse,)
+    total = 0.0
+    for role in roles:
+        table = strength_table(pawns_and_courts, role)
+        total = total + np.sign(_lookup(mine, table) - _lookup(theirs, table))
+    return np.asarray(total / len(roles), dtype=np.float64)
 
 
 def percentile(

@@ -18,6 +18,7 @@ from lith_env.hands import (
     imposter_choice,
     percentile,
     qualifier_of,
+    showdown_result,
     strength,
     strength_table,
     tie_order,
@@ -442,3 +443,20 @@ def test_percentile_is_the_share_of_hands_beaten():
     order = np.argsort(keys)
     assert (np.diff(p[order]) > 0).all()
     assert p.mean() == pytest.approx(0.5)
+
+
+def test_showdown_result_is_the_sign_of_strength_and_averages_the_demon_roles():
+    rng = np.random.default_rng(5)
+    cards = np.array(deck(True, excuse=True))
+    hands = np.stack([rng.choice(cards, 6, replace=False) for _ in range(500)])
+    mine, theirs = hands[:, :3], hands[:, 3:]
+    for excuse in (None, "imposter", "beggar"):
+        deck_hands = ~np.isin(hands, EXCUSE).any(axis=1) if excuse is None else slice(None)
+        a = strength(mine[deck_hands], excuse=excuse)
+        b = strength(theirs[deck_hands], excuse=excuse)
+        got = showdown_result(mine[deck_hands], theirs[deck_hands], excuse=excuse)
+        assert np.array_equal(got, np.sign(a - b))
+    demon = showdown_result(mine, theirs, excuse="demon")
+    halves = [showdown_result(mine, theirs, excuse=role) for role in ("imposter", "beggar")]
+    assert np.array_equal(demon, (halves[0] + halves[1]) / 2)
+    assert (halves[0] != halves[1]).any()  # hands where the two roles disagree

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from lith_env.game import LithConfig
-from lith_env.hands import C2, C3, strength_table
+from lith_env.hands import showdown_result
 from lith_env.table import LithTable
 from lith_solver.agent_strategy import agent_probabilities
 from tablegame.agent import Agent
@@ -41,11 +41,6 @@ from tablegame.agent import Agent
 __all__ = ["Aivat", "aivat_match", "main", "make_judge"]
 
 FOLD, CHECK_CALL, RAISE = 0, 1, 2
-
-
-def _index(hands: np.ndarray) -> np.ndarray:
-    hands = np.sort(hands, axis=-1)
-    return C3[hands[..., 2]] + C2[hands[..., 1]] + hands[..., 0]
 
 
 class Aivat:
@@ -63,15 +58,15 @@ class Aivat:
         self.agent, self.oracle, self.opponent, self.name = agent, oracle, opponent, name
         self.config = config
         self.table = LithTable(config, episode="hand")
-        roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
-        self.strengths = np.stack([strength_table(config.pawns_and_courts, r) for r in roles])
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
 
     def _share(self, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         """+1 / -1 / 0 showdown result of ``mine`` against ``theirs`` (roles averaged)."""
-        a = self.strengths[:, _index(mine)]
-        b = self.strengths[:, _index(theirs)]
-        return np.sign(a - b).mean(axis=0)
+        mine, theirs = np.broadcast_arrays(mine, theirs)
+        config = self.config
+        return showdown_result(
+            mine, theirs, pawns_and_courts=config.pawns_and_courts, excuse=config.excuse
+        )
 
     def _value(self, seat: int, hands: list[np.ndarray]) -> float:
         """V: ``seat``'s result if the hand were checked down now, the bet called."""
