@@ -48,6 +48,15 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     "-m agents.lbr": [("--hands 20000", "--hands 4"), ("--hands 2000", "--hands 4")],
     "-m lith_solver exploitability": [],
     "-m lith_solver abstract": [
+        # two rounds of 20 cards run long (docs/equilibrium_methods.md): 8 cards, 4 iterations
+        (
+            "cards=0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38 --buckets 1140",
+            "cards=0,2,4,6,8,10,12,14 --buckets 56",
+        ),
+        (
+            "--iterations 540000 --traversals 100 --check-every 135000",
+            "--iterations 4 --traversals 2 --check-every 2",
+        ),
         ("--iterations 10000 --check-every 2000", "--iterations 20 --check-every 10"),
         ("--iterations 10000", "--iterations 20 --check-every 10"),
     ],
