@@ -71,6 +71,11 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     "-m training.exploiter": [
         ("--timesteps 700000", "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 40"),
         ("--ray auto", "--ray"),
+        # the protocol's own budget is fixed (tests/test_exploiter.py runs a tiny protocol)
+        (
+            "--protocol heads-up",
+            "--seeds 1-2 --timesteps 256 --n-envs 4 --eval-every 0 --final-units 40",
+        ),
     ],
     "train.py --game": [("--timesteps 200000", "--timesteps 256 --n-steps 128 --eval-every 0")],
     "train.py --resume": [("--timesteps 400000", "--timesteps 2048")],
