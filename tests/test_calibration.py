@@ -69,3 +69,10 @@ def test_bad_configs_are_named_before_any_training(text, message, tmp_path, caps
         calibration.main([str(config)])
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_shipped_calibration_file_is_valid():
+    from pathlib import Path
+
+    table = calibration.load_calibration(Path("experiments/calibration_1round.toml"))
+    assert table["budgets"] == [700_000, 2_000_000, 5_000_000] and len(table["targets"]) == 4
