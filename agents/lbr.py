@@ -351,7 +351,7 @@ def lbr_gain(
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m agents.lbr``; a bad option exits with status 2, naming it."""
     from games import parse_rules
-    from tablegame.cli import positive_int, seed_value
+    from tablegame.cli import duplicate_hands, positive_int, seed_value
 
     parser = argparse.ArgumentParser(
         prog="python -m agents.lbr",
@@ -360,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("agent", help="the bot to measure (an agent spec)")
     parser.add_argument(
-        "--hands", type=positive_int, default=2000, help="hands, an even number (default: 2000)"
+        "--hands", type=duplicate_hands, default=2000, help="hands, an even number (default: 2000)"
     )
     parser.add_argument(
         "--particles",
@@ -373,8 +373,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
     args = parser.parse_args(argv)
     try:
-        if args.hands % 2:
-            raise ValueError(f"--hands: must be even (each deal from both seats), got {args.hands}")
         rules = parse_rules(args.rule, "lith")
         lbr = local_best_response(args.agent, rules, args.particles, args.seed)
         if args.out is not None and Path(args.out).is_dir():

@@ -12,6 +12,7 @@ from typing import NoReturn
 
 __all__ = [
     "MAX_SEED",
+    "duplicate_hands",
     "int_at_least",
     "moved_command",
     "output_folder",
@@ -43,6 +44,16 @@ def int_at_least(low: int, high: int | None = None) -> Callable[[str], int]:
 
 positive_int = int_at_least(1)
 seed_value = int_at_least(0, MAX_SEED)
+
+
+def duplicate_hands(text: str) -> int:
+    """An argparse type: a positive even number of heads-up hands (each deal from both seats)."""
+    value = positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"must be even (each deal is played from both seats), got {value}"
+        )
+    return value
 
 
 def positive_float(text: str) -> float:

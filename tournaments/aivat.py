@@ -186,7 +186,7 @@ def aivat_match(judge: Aivat, hands: int, seed: int = 0) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tournaments.aivat``; a bad option exits with status 2, naming it."""
     from games import parse_rules
-    from tablegame.cli import positive_int, seed_value
+    from tablegame.cli import duplicate_hands, seed_value
 
     parser = argparse.ArgumentParser(
         prog="python -m tournaments.aivat",
@@ -196,15 +196,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("agent", help="the agent measured (its probabilities are used)")
     parser.add_argument("opponent", help="the agent it plays")
     parser.add_argument(
-        "--hands", type=positive_int, default=2000, help="hands, even (default: 2000)"
+        "--hands", type=duplicate_hands, default=2000, help="hands, even (default: 2000)"
     )
     parser.add_argument("--rule", action="append", default=[], help="a rule key=value")
     parser.add_argument("--seed", type=seed_value, default=0, help="the deals' seed")
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
     args = parser.parse_args(argv)
     try:
-        if args.hands % 2:
-            raise ValueError(f"--hands: must be even (each deal from both seats), got {args.hands}")
         rules = parse_rules(args.rule, "lith")
         judge = make_judge(args.agent, args.opponent, rules, args.seed)
         if args.out is not None and Path(args.out).is_dir():
