@@ -233,7 +233,6 @@ class LocalBestResponse:
                     rng_.pending_step = len(rng_.script)
                     rng_.script.append(np.full(self.particles, -1, dtype=np.int64))
             else:
-                self._view = view
                 action = self._exchange(rng_) if exchange else self._bet(rng_, mask, bot_seat)
                 if not mask[action]:
                     action = CHECK_CALL if not exchange else self.keep

@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from tablegame.cli import positive_int, seed_value
+from tablegame.cli import duplicate_hands, positive_int, seed_value
 from tournaments.batched_tables import run_batched_tournament
 from tournaments.results import print_result, write_outputs
 from tournaments.spec import TournamentSpec
@@ -44,15 +44,6 @@ def demo_config(timesteps: int, seed: int, out: str) -> TrainConfig:
     )
 
 
-def _hands(text: str) -> int:
-    value = positive_int(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"must be even: each duplicate block plays one deal in both seatings, got {value}"
-        )
-    return value
-
-
 def _folder(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("must be a folder name, got ''")
@@ -74,7 +65,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--hands",
-        type=_hands,
+        type=duplicate_hands,
         default=2000,
         help="hands per tournament pairing, even (default: %(default)s)",
     )

@@ -74,7 +74,9 @@ class Aivat:
         level = max(view.committed)
         return float(level * self._share(hands[seat][None], hands[1 - seat][None])[0])
 
-    def _action_term(self, seat: int, hands: list[np.ndarray], probabilities: np.ndarray) -> tuple:
+    def _action_term(
+        self, seat: int, hands: list[np.ndarray], probabilities: np.ndarray
+    ) -> np.ndarray:
         """Each legal betting action's V (against the hands now), for the term of a decision."""
         view = self.table.observe(seat)
         share = float(self._share(hands[seat][None], hands[1 - seat][None])[0])
@@ -115,6 +117,8 @@ class Aivat:
             else:
                 action = self.opponent.act(table.encode(current), mask)
             table.apply_id(action)
+            if betting:  # only an exchange decision can resolve an exchange
+                continue
             views = [table.observe(s) for s in (0, 1)]
             if len(views[0].exchanges) > exchanges and views[0].exchanges[-1].resolved:
                 exchanges += 1
