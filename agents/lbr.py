@@ -140,7 +140,14 @@ class LocalBestResponse:
         if extra is not None:
             self.engine.step(np.full(p, extra, dtype=np.int64))
         observations = self.engine.encode(np.full(p, bot_seat))
-        return agent_probabilities(self.oracle, observations, self.engine.action_masks(), self.name)
+        masks = self.engine.action_masks()
+        # A particle ruled out (weight 0) may hold a card twice in its replayed world: only
+        # the live ones are asked (a bot may refuse an impossible hand).
+        live = np.flatnonzero(rng_.weight > 0)
+        out = np.zeros(masks.shape)
+        if len(live):
+            out[live] = agent_probabilities(self.oracle, observations[live], masks[live], self.name)
+        return out
 
     def _results(self, own: np.ndarray, others: np.ndarray) -> np.ndarray:
         """LBR's showdown result per particle: +1 win, -1 loss, 0 tie (roles averaged)."""

@@ -10,8 +10,9 @@ action), and gives the probabilities themselves through ``action_probabilities``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from lith_env import encoding
 from lith_env.cards import NUM_CARDS
 from tablegame.registry import register
 
-__all__ = ["SolvedAgent", "node_keys"]
+__all__ = ["ExchangePoint", "SolvedAgent", "node_keys", "read_exchange_point"]
 
 _PATTERN = {(False, False): "none", (True, False): "draw0", (False, True): "draw1"}
 _PATTERN[(True, True)] = "swap"  # (first player discarded?, dealer discarded?) -> the course
@@ -96,21 +97,26 @@ class SolvedAgent:
         self.game, self.profile, self.record = load_solution(path)
         self._set_up(path, seed, deterministic, config)
 
-    def _set_up(self, path: str | Path, seed: int | None, deterministic: Any, config: Any) -> None:
-        """Check the table's rules and the options, and index the strategy by hand."""
+    def _set_up(
+        self, path: str | Path, seed: int | None, deterministic: Any, config: Any,
+        reader: Any = None,
+    ) -> None:  # fmt: skip
+        """Check the table's rules and the options, and index the strategy by hand.
+        ``reader``: what reads a game with exchanges (default: the exact game's states)."""
         self.path = Path(path)
-        self._exchanges = None
-        if self.game.config.rounds > 1:
+        self.rules = self.game.config if reader is None else reader.config
+        self._exchanges = reader
+        if reader is None and self.rules.rounds > 1:
             self._exchanges = _ExchangeReader(self.game, self.profile)
         if config is not None:
-            _check_table(self.game.config, config, self.path, self.name)
+            _check_table(self.rules, config, self.path, self.name)
         if not isinstance(deterministic, bool):
             raise ValueError(
                 f"{self.name}: deterministic must be true or false, got {deterministic!r}"
             )
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
-        self.num_actions = encoding.num_actions(self.game.config)
+        self.num_actions = encoding.num_actions(self.rules)
         if self._exchanges is not None:
             return
         self._node = {self.game.tree[i].history: i for i in self.game.decisions}
@@ -130,7 +136,7 @@ class SolvedAgent:
     def misfits(self, observation_size: int, num_actions: int) -> list[tuple[str, Any, int]]:
         """(space, the strategy's size, the table's size) where they differ."""
         problems: list[tuple[str, Any, int]] = []
-        expected = encoding.observation_size(self.game.config)
+        expected = encoding.observation_size(self.rules)
         if observation_size != expected:
             problems.append(("observation", expected, observation_size))
         if num_actions != self.num_actions:
@@ -140,7 +146,7 @@ class SolvedAgent:
     def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
         """(k, actions): the strategy's probability of each action id."""
         if self._exchanges is not None:
-            out = np.stack([self._exchanges.probabilities(o) for o in np.asarray(observations)])
+            out = self._exchanges.batch_probabilities(observations)
             return self._checked(out, action_masks)
         cards, position, keys = node_keys(observations)
         size = len(self.game.deck)
@@ -184,17 +190,98 @@ class SolvedAgent:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
 
 
+class ExchangePoint(NamedTuple):
+    """Where a heads-up observation of a game with exchanges stands, in the solvers' terms."""
+
+    round: int  # the betting round, or the exchange after it
+    exchanging: bool  # an exchange decision (else a betting one)
+    patterns: tuple[str, ...]  # each exchange so far: none, draw0, draw1 or swap
+    point: int | str  # the betting node, or x0 (first player), x1k / x1d (the dealer, after
+    # the first player kept / discarded)
+    line: int  # the completed betting rounds' line, numbered as the solvers number it
+    position: int  # 0 acts first, 1 is the dealer
+    hand: tuple[int, ...]  # the three cards held now, sorted
+    deal_key: tuple[int, ...]  # the dealt hand, then per exchange the slot given (-1 none)
+    # and the card got (-1 none): the exact game's private state key
+
+
+def read_exchange_point(
+    obs: np.ndarray,
+    trees: Sequence[Any],
+    ends: Sequence[Sequence[int]],
+    nodes: Sequence[dict[str, int]],
+    name: str,
+) -> ExchangePoint:
+    """Read one heads-up observation of a game with exchanges (``trees``: each round's betting
+    tree, ``ends`` its continuing ends, ``nodes`` its node index by history)."""
+    at = encoding.field_offsets(2)
+    width = len(encoding.BETTING_STATS)
+    cards = sorted(int(c) for c in np.flatnonzero(obs[at.own : at.own + NUM_CARDS] > 0.5))
+    if len(cards) != 3:
+        raise ValueError(f"{name}: an observation without three own cards (no hand to play)")
+    position = int(obs[at.seats + _DEALER] > 0.5)
+    phase = int(np.argmax(obs[at.phase : at.phase + len(encoding.PHASES)]))
+    r, exchanging = phase // 2, phase % 2 == 1
+    history = obs[at.history : at.history + 3 * 2 * width].reshape(3, 2, width)
+    first = position  # the first player's row: 0 when I act first, else 1
+
+    def betting(q: int) -> tuple[bool, int]:
+        return bool(history[q, first, 0] > 0.5), int(np.rint(4 * history[q, :, 2].sum()))
+
+    completed = r + 1 if exchanging else r  # betting rounds over
+    line, lines = 0, 1
+    for q in range(completed):
+        checked, bets = betting(q)
+        end = "kk" if bets == 0 else ("k" if checked else "") + "b" * bets + "c"
+        line += ends[q].index(nodes[q][end]) * lines
+        lines *= len(ends[q])
+    # Exchanges done: the public course, and what I gave and got, undone back to the deal.
+    patterns, steps = [], []
+    for e in range(r):  # the exchanges before this point
+        block, gave, _, got, _ = at.exchanges[e]
+        mine, theirs = bool(obs[block] > 0.5), bool(obs[block + 4] > 0.5)
+        course = (mine, theirs) if position == 0 else (theirs, mine)
+        patterns.append(_PATTERN[course])
+        given = int(np.argmax(obs[gave : gave + NUM_CARDS])) if mine else None
+        received = int(np.argmax(obs[got : got + NUM_CARDS])) if mine else None
+        steps.append((given, received))
+    hand = list(cards)
+    log = []
+    for given, received in reversed(steps):
+        if given is None:
+            log.append((-1, -1))
+            continue
+        hand.remove(received)
+        hand = sorted([*hand, given])
+        log.append((hand.index(given), received))
+    deal_key = tuple(hand) + tuple(x for pair in reversed(log) for x in pair)
+    point: int | str
+    if exchanging:
+        dealer_point = "x1d" if obs[at.exchanges[r][0] + 4] > 0.5 else "x1k"
+        point = "x0" if position == 0 else dealer_point
+    else:
+        checked, bets = betting(r)
+        node_history = ("k" if checked else "") + "b" * bets
+        node = nodes[r].get(node_history)
+        if node is None or trees[r][node].player != position:
+            raise ValueError(f"{name}: no decision after the betting {node_history!r}")
+        point = node
+    return ExchangePoint(
+        r, exchanging, tuple(patterns), point, line, position, tuple(cards), deal_key
+    )
+
+
 class _ExchangeReader:
     """Reads a heads-up observation of a game with exchanges into the solved strategy's
     decision point, betting line and private state, and gives that point's probabilities
     over the env's action ids."""
 
     def __init__(self, game: Any, strategy: dict) -> None:
-        self.game, self.strategy = game, strategy
-        self.at = encoding.field_offsets(2)
+        self.game, self.strategy, self.config = game, strategy, game.config
         self.keep = encoding.keep_id(game.config)
         self.num_actions = encoding.num_actions(game.config)
         self.nodes = [{n.history: i for i, n in enumerate(tree)} for tree in game.trees]
+        self.stages = {stage.patterns: stage for stage in game.stages}
         self.states: dict[tuple[int, int], dict[tuple, int]] = {}
 
     def _state(self, stage: Any, player: int, key: tuple) -> int:
@@ -206,65 +293,18 @@ class _ExchangeReader:
             raise ValueError(f"solved: no private state {key} in the solved game")
         return table[key]
 
+    def batch_probabilities(self, observations: np.ndarray) -> np.ndarray:
+        return np.stack([self.probabilities(o) for o in np.asarray(observations)])
+
     def probabilities(self, obs: np.ndarray) -> np.ndarray:
-        at, game = self.at, self.game
-        width = len(encoding.BETTING_STATS)
-        cards = sorted(int(c) for c in np.flatnonzero(obs[at.own : at.own + NUM_CARDS] > 0.5))
-        position = int(obs[at.seats + _DEALER] > 0.5)
-        phase = int(np.argmax(obs[at.phase : at.phase + len(encoding.PHASES)]))
-        r, exchanging = phase // 2, phase % 2 == 1
-        history = obs[at.history : at.history + 3 * 2 * width].reshape(3, 2, width)
-        first = position  # the first player's row: 0 when I act first, else 1
-
-        def betting(q: int) -> tuple[bool, int]:
-            return bool(history[q, first, 0] > 0.5), int(np.rint(4 * history[q, :, 2].sum()))
-
-        completed = r + 1 if exchanging else r  # betting rounds over
-        line, lines = 0, 1
-        for q in range(completed):
-            checked, bets = betting(q)
-            end = "kk" if bets == 0 else ("k" if checked else "") + "b" * bets + "c"
-            line += game.ends[q].index(self.nodes[q][end]) * lines
-            lines *= len(game.ends[q])
-        # Exchanges done: the public course, and what I gave and got, undone back to the deal.
-        stage = game.root
-        steps = []
-        for e in range(r):  # the exchanges before this point
-            block, gave, _, got, _ = at.exchanges[e]
-            me_discarded = obs[block + 0] > 0.5
-            other_discarded = obs[block + 4 + 0] > 0.5
-            mine, theirs = bool(me_discarded), bool(other_discarded)
-            course = (mine, theirs) if position == 0 else (theirs, mine)
-            stage = stage.children[_PATTERN[course]]
-            given = int(np.argmax(obs[gave : gave + NUM_CARDS])) if me_discarded else None
-            received = int(np.argmax(obs[got : got + NUM_CARDS])) if me_discarded else None
-            steps.append((given, received))
-        hand = list(cards)
-        log = []
-        for given, received in reversed(steps):
-            if given is None:
-                log.append((-1, -1))
-                continue
-            hand.remove(received)
-            hand = sorted([*hand, given])
-            log.append((hand.index(given), received))
-        key = tuple(hand) + tuple(x for pair in reversed(log) for x in pair)
-        state = self._state(stage, position, key)
+        game = self.game
+        at = read_exchange_point(obs, game.trees, game.ends, self.nodes, "solved")
+        stage = self.stages[at.patterns]
+        state = self._state(stage, at.position, at.deal_key)
         out = np.zeros(self.num_actions)
-        if exchanging:
-            if position == 0:
-                point = "x0"
-            else:
-                block = at.exchanges[r][0]
-                point = "x1d" if obs[block + 4 + 0] > 0.5 else "x1k"
-            probs = self.strategy[(r, stage.index, point)][line, state]
+        probs = self.strategy[(at.round, stage.index, at.point)][at.line, state]
+        if at.exchanging:
             out[self.keep : self.keep + 4] = probs
-            return out
-        checked, bets = betting(r)
-        node_history = ("k" if checked else "") + "b" * bets
-        node = self.nodes[r].get(node_history)
-        tree_node = None if node is None else game.trees[r][node]
-        if tree_node is None or tree_node.player != position:
-            raise ValueError(f"solved: no decision after the betting {node_history!r}")
-        out[list(tree_node.actions)] = self.strategy[(r, stage.index, node)][line, state]
+        else:
+            out[list(game.trees[at.round][at.point].actions)] = probs
         return out

@@ -41,12 +41,13 @@ from lith_solver.abstraction import (
     sampled_action,
 )
 from lith_solver.checkpoint import rules_json
-from lith_solver.exchanges import PATTERNS, ExchangeGame, auto_build, exploitability
+from lith_solver.exchanges import PATTERNS, ExchangeGame, exploitability
 from lith_solver.one_round import OneRoundGame, betting_tree, normalized
 
 __all__ = [
     "FORMAT",
     "ExchangeAbstractSolver",
+    "ExchangeAbstraction",
     "PublicTree",
     "expand",
     "load_exchange_abstract",
@@ -351,8 +352,14 @@ class ExchangeAbstractSolver:
         return out
 
     def solve(
-        self, iterations: int, check_every: int, report: Callable[[dict], None] | None = None
+        self,
+        iterations: int,
+        check_every: int,
+        report: Callable[[dict], None] | None = None,
+        exact: bool = True,
     ) -> list[dict[str, Any]]:
+        """Iterate to ``iterations``, reporting every ``check_every`` the CPU time and (with
+        ``exact``: the real game fits the exact solver) the real exploitability."""
         curve: list[dict[str, Any]] = []
         spent = 0.0
         while self.iterations < iterations:
@@ -360,7 +367,8 @@ class ExchangeAbstractSolver:
             self.iterate(min(check_every, iterations - self.iterations))
             spent += time.process_time() - start
             entry: dict[str, Any] = {"iteration": self.iterations, "cpu_seconds": round(spent, 3)}
-            entry.update(self.measure())
+            if exact:
+                entry.update(self.measure())
             curve.append(entry)
             if report is not None:
                 report(entry)
@@ -436,20 +444,6 @@ def expand(solver: Any, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple,
     return out
 
 
-def _history_ids(solver: Any, keys: np.ndarray) -> np.ndarray:
-    """Recall "perfect": each private state's number (its deal's bucket, then per exchange
-    its action and the card it got), from the exact game's state keys (the dealt hand, then
-    per exchange the slot given, -1 for none, and the card got, -1 for none)."""
-    size = len(solver.deck)
-    local = solver.position[keys[:, :3]]
-    ids = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
-    for e in range(3, keys.shape[1], 2):
-        slot, got = keys[:, e], keys[:, e + 1]
-        received = np.where(got >= 0, solver.position[np.maximum(got, 0)] + 1, 0)
-        ids = (ids * 4 + slot + 1) * (size + 1) + received
-    return ids
-
-
 def save_exchange_abstract(out: Path, solver: ExchangeAbstractSolver, info: dict) -> None:
     """``abstraction.npz`` (each hand's bucket, both strategies over the public decisions)
     and ``abstraction.json`` (the rules, the buckets, ``info``)."""
@@ -467,13 +461,15 @@ def save_exchange_abstract(out: Path, solver: ExchangeAbstractSolver, info: dict
     (out / "abstraction.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
-class _Loaded:
-    """What :func:`expand` needs of a solver, rebuilt from a saved abstraction."""
+class ExchangeAbstraction:
+    """A saved abstract strategy, read without the exact game (so on any deck): the public
+    tree, each hand's bucket, and ``strategy`` (decisions, information sets, 4)."""
 
     def __init__(
-        self, config: LithConfig, hand_bucket: np.ndarray, hands: np.ndarray, recall: str
-    ) -> None:
-        self.recall = recall
+        self, config: LithConfig, hand_bucket: np.ndarray, hands: np.ndarray, recall: str,
+        strategy: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        self.config, self.recall, self.strategy = config, recall, strategy
         self.tree = PublicTree(config)
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
         size = len(self.deck)
@@ -482,14 +478,44 @@ class _Loaded:
         local = self.position[hands]
         self.bucket = np.full(size**3, -1, dtype=np.int64)
         self.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]] = hand_bucket
+        self.decision_of = {
+            self.tree.keys[i]: int(self.tree.decision[i]) for i in self.tree.decisions
+        }
+
+    def information_set(self, deal_key: tuple[int, ...]) -> int:
+        """The row a private state plays: its current hand's bucket (recall "hand") or its
+        history's number (recall "perfect"), from the exact game's state key (the dealt
+        hand, then per exchange the slot given, -1 none, and the card got, -1 none)."""
+        return int(_history_ids(self, np.array([deal_key]), self.recall == "hand")[0])
 
 
-def load_exchange_abstract(
-    directory: Path, record: dict, policy: str
-) -> tuple[ExchangeGame, dict[tuple, np.ndarray]]:
-    """The exact game and the saved ``policy`` expanded into its layout."""
+def _history_ids(solver: Any, keys: np.ndarray, current_hand: bool = False) -> np.ndarray:
+    """Recall "perfect": each private state's number (its deal's bucket, then per exchange
+    its action and the card it got), from the exact game's state keys. ``current_hand``:
+    the bucket of the hand held after the exchanges instead (recall "hand")."""
+    size = len(solver.deck)
+    hands = keys[:, :3].copy()
+    if current_hand:
+        for e in range(3, keys.shape[1], 2):
+            for row in np.flatnonzero(keys[:, e] >= 0):
+                hands[row, keys[row, e]] = keys[row, e + 1]
+                hands[row] = np.sort(hands[row])
+    local = solver.position[hands]
+    if (local < 0).any():
+        raise ValueError("abstract: a card outside the deck the strategy was solved for")
+    ids = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+    if current_hand:
+        return ids
+    for e in range(3, keys.shape[1], 2):
+        slot, got = keys[:, e], keys[:, e + 1]
+        received = np.where(got >= 0, solver.position[np.maximum(got, 0)] + 1, 0)
+        ids = (ids * 4 + slot + 1) * (size + 1) + received
+    return ids
+
+
+def load_exchange_abstract(directory: Path, record: dict, policy: str) -> ExchangeAbstraction:
+    """The saved ``policy`` over the public tree of its rules (no exact game is built)."""
     config = LithConfig(**record["config"])
-    game = ExchangeGame(config, method=auto_build(config))
     path = directory / "abstraction.npz"
     try:
         with np.load(path) as arrays:
@@ -501,14 +527,14 @@ def load_exchange_abstract(
             if recall not in RECALLS:
                 raise ValueError(f"recall {recall!r}")
             bucket = np.asarray(arrays["bucket"], dtype=np.int64)
-            loaded = _Loaded(config, bucket, hands, recall)
             strategy = np.asarray(arrays[policy], dtype=np.float64)
         buckets = int(record["buckets"])
         if bucket.min() < 0 or bucket.max() >= buckets:
             raise ValueError("a bucket id out of range")
+        loaded = ExchangeAbstraction(config, bucket, hands, recall, strategy)
         shape = (len(loaded.tree.decisions), information_sets(config, buckets, recall), WIDTH)
         if strategy.shape != shape or (strategy < 0).any():
             raise ValueError(f"{policy} has shape {strategy.shape} (expected {shape}) or < 0")
     except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"abstract: {str(path)!r} is corrupt: {error}") from None
-    return game, expand(loaded, game, strategy)
+    return loaded

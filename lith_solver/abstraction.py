@@ -372,7 +372,9 @@ def save_abstract(out: Path, solver: AbstractSolver, info: dict[str, Any]) -> No
 
 def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, list, dict]:
     """The game, the real-game profile of the saved ``policy`` (average or current) and the
-    record of an abstraction folder; a missing or corrupt file is a ``ValueError`` naming it."""
+    record of an abstraction folder; a missing or corrupt file is a ``ValueError`` naming it.
+    A game with exchanges gives its ``ExchangeAbstraction`` (public tree, buckets) and the
+    abstract strategy instead (no exact game is built: any deck plays)."""
     if policy not in ("average", "current"):
         raise ValueError(f"abstract: policy must be average or current, got {policy!r}")
     directory = Path(directory)
@@ -392,7 +394,8 @@ def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, 
             raise ValueError(f"not a {FORMAT} or {EXCHANGES_FORMAT} record")
         config = LithConfig(**record["config"])
         if record["format"] == EXCHANGES_FORMAT:
-            return (*load_exchange_abstract(directory, record, policy), record)
+            loaded = load_exchange_abstract(directory, record, policy)
+            return loaded, loaded.strategy, record
         game = OneRoundGame(config)
     except (ValueError, KeyError, TypeError) as error:
         if str(error).startswith("abstract: "):

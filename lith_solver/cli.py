@@ -395,7 +395,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
 
     try:
         config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
-        check_solvable(config)  # the real game is measured exactly, so it must fit
+        exact = exactly_measurable(config, args.recall)
         if config.rounds == 1:
             if args.recall is not None:
                 raise ValueError("--recall: only for games with exchanges (rounds=2 or 3)")
@@ -413,6 +413,15 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         parser.error(str(error))
 
     def report(entry: dict[str, Any]) -> None:
+        if not exact:  # no exact figure: keep the strategy so far, to measure it later
+            snapshot = out / "iterations" / str(entry["iteration"])
+            save_exchange_abstract(snapshot, solver, {"curve": [entry]})
+            print(
+                f"iteration {entry['iteration']:,} ({entry['cpu_seconds']:.1f} CPU s): "
+                f"saved to {snapshot}",
+                flush=True,
+            )
+            return
         inside = (
             f"abstract exploitability {entry['abstract_average']:.5f} (average), "
             f"{entry['abstract_current']:.5f} (current); "
@@ -426,14 +435,39 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
             flush=True,
         )
 
-    curve = solver.solve(args.iterations, args.check_every, report)
     if config.rounds == 1:
+        curve = solver.solve(args.iterations, args.check_every, report)
         save_abstract(out, solver, {"curve": curve})
     else:
+        curve = solver.solve(args.iterations, args.check_every, report, exact=exact)
         save_exchange_abstract(out, solver, {"curve": curve})
-    _plot_abstract(out, curve, args.buckets, config.rounds)
+    if exact:
+        _plot_abstract(out, curve, args.buckets, config.rounds)
+    else:
+        print(
+            "the real game is too large to measure exactly: measure the strategy with "
+            f"python -m agents.lbr abstract:{out} and python -m training.exploiter "
+            f"--target abstract:{out} --protocol heads-up"
+        )
     print(f"saved to {out}: play it as abstract:{out} (abstract:{out}:policy=current)")
     return 0
+
+
+def exactly_measurable(config: LithConfig, recall: str | None) -> bool:
+    """Whether the real game of ``abstract`` fits the exact solver (then it is measured at
+    every check); a game with exchanges too large for it is solved all the same, unmeasured,
+    with recall "hand" only. ``ValueError`` names any other rule outside the solvers."""
+    try:
+        check_solvable(config)
+    except ValueError as error:
+        if config.rounds == 1 or not str(error).startswith("cards: "):
+            raise
+        if recall == "perfect":
+            raise ValueError(
+                f"--recall perfect: only where the exact solver holds the game ({error})"
+            ) from None
+        return False
+    return True
 
 
 def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int, rounds: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lith_env.batched import BatchedLith
 from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
 from lith_solver.cli import main as lith_solver_main
@@ -86,7 +87,11 @@ def test_the_average_weighs_iteration_t_by_t_squared_at_power_2():
         ax.ExchangeAbstractSolver(TINY, 10, average_power=-1)
 
 
-def test_the_agent_plays_the_strategy_the_solver_measured(solver, tmp_path):
+@pytest.mark.parametrize("recall", ["hand", "perfect"])
+def test_the_agent_plays_the_strategy_the_solver_measured(solver, recall, tmp_path):
+    if recall == "hand":
+        solver = ax.ExchangeAbstractSolver(TINY, 12, seed=4, traversals=200, recall="hand")
+        solver.iterate(40)
     ax.save_exchange_abstract(tmp_path, solver, {})
     figures = solver.measure()
     for policy in ("average", "current"):
@@ -115,7 +120,9 @@ def test_the_command_takes_a_game_with_exchanges(tmp_path, capsys):
     [
         (["--rule", "rounds=1", "--recall", "perfect"], "--recall: only for games with exchanges"),
         (["--rule", "rounds=2", "--recall", "some"], "--recall: invalid choice"),
-        (["--rule", "rounds=2"], "cards: 44 cards with 2 rounds make a strategy of"),
+        (["--rule", "rounds=2", "--recall", "perfect"],
+         "--recall perfect: only where the exact solver holds the game (cards: 44 cards"),
+        (["--rule", "rounds=3", "--rule", "betting=pot-limit"], "betting: the solver plays limit"),
         (["--rule", "rounds=2", "--rule", "cards=0,2,4,6,8,10,12,14", "--buckets", "57"],
          "buckets: at most the game's 56 hands, got 57"),
     ],
@@ -125,3 +132,45 @@ def test_bad_options_exit_2_naming_them(tmp_path, argv, message, capsys):
         lith_solver_main(["abstract", *argv, "--out", str(tmp_path / "x")])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_full_game_is_solved_unmeasured_with_a_playable_snapshot_a_check(tmp_path, capsys):
+    out = tmp_path / "full"
+    argv = ["abstract", "--rule", "rounds=3", "--buckets", "10", "--iterations", "4",
+            "--check-every", "2", "--traversals", "3", "--seed", "1",
+            "--out", str(out)]  # fmt: skip
+    assert lith_solver_main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "too large to measure exactly" in printed and "agents.lbr" in printed
+    assert not (out / "exploitability.png").exists()
+    with np.load(out / "abstraction.npz") as final, \
+            np.load(out / "iterations" / "4" / "abstraction.npz") as snapshot:  # fmt: skip
+        assert np.array_equal(final["average"], snapshot["average"])
+    with np.load(out / "iterations" / "2" / "abstraction.npz") as early:
+        assert not np.array_equal(final_average(out), early["average"])
+    # It plays the full game: the actions it gives weight to are allowed and sum to one, at
+    # every decision of 64 seeded hands it plays against itself.
+    config = LithConfig(num_players=2)
+    agent = make_agent(f"abstract:{out}", "lith", seed=0, config=config)
+    engine = BatchedLith(config, 64, episode="hand")
+    engine.reset(seeds=3)
+    decisions = 0
+    while not engine.match_over.all():
+        live = np.flatnonzero(~engine.match_over)
+        observations = engine.encode(engine.current)[live]
+        masks = engine.action_masks()[live].astype(bool)
+        probabilities = agent.action_probabilities(observations, masks)
+        assert np.allclose(probabilities.sum(axis=1), 1.0)
+        assert (probabilities[~masks] == 0).all()
+        one_by_one = np.stack([agent._exchanges.probabilities(o) for o in observations])
+        assert np.array_equal(probabilities, one_by_one)  # the grouped read is the plain one
+        actions = np.zeros(64, dtype=np.int64)
+        actions[live] = agent.act_batch(observations, masks)
+        engine.step(actions, tables=live)
+        decisions += len(live)
+    assert decisions > 64 * 4
+
+
+def final_average(out) -> np.ndarray:
+    with np.load(out / "abstraction.npz") as arrays:
+        return arrays["average"]
