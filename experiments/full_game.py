@@ -1,0 +1,338 @@
+"""Heads-up limit Lith, the full game: bots solved by MCCFR on a card abstraction, over seeds,
+and every yardstick of them (issue 45).
+
+    python -m experiments.full_game experiments/lith_hu_full_mccfr.toml [--seeds 1-5] [--ray]
+
+For each seed the pieces are, in order:
+
+- ``solve``: ``python -m lith_solver abstract`` with the TOML's ``[solve]`` options, into
+  ``OUT/seed-N`` (with the strategy so far every ``check_every`` iterations, in
+  ``OUT/seed-N/iterations/I``);
+- ``lbr``: local best response (``agents.lbr``) against the bot, into ``OUT/seed-N/lbr.json``;
+  ``lbr_snapshots`` does the same for every snapshot (``lbr-I.json``): where the curve heads;
+- ``matches``: a duplicate match against each agent of ``against`` (and the ``reference``
+  bot), ``OUT/seed-N/vs_X/results.json``;
+- ``protocol``: the learned best response under ``--protocol heads-up``
+  (``training.exploiter``), ``OUT/seed-N/protocol/protocol.json``.
+
+A piece whose output is already there is kept, so a run stopped on the way goes on where it
+was. ``--pieces`` runs some of them only (the table is written from whatever is there).
+``OUT/full_game.md`` tables every figure by seed. With ``--ray`` the pieces of a kind run as Ray
+tasks, a CPU each (the exploiters of the protocol too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tablegame.cli import parse_seeds
+
+__all__ = ["PIECES", "load_full_game", "main", "run_piece", "summarize"]
+
+PIECES = ("solve", "lbr", "matches", "protocol")
+SOLVE_KEYS = {"buckets", "iterations", "traversals", "check_every", "average_power"}
+EVALUATE_KEYS = {
+    "out", "seeds", "policy", "lbr_hands", "lbr_particles", "lbr_snapshots", "against",
+    "reference", "hands", "match_seed",
+}  # fmt: skip
+
+
+def load_full_game(path: Path) -> dict[str, Any]:
+    """The TOML, checked: ``ValueError`` naming the first bad entry."""
+    if not path.is_file():
+        raise ValueError(f"config: no file at {str(path)!r}")
+    try:
+        table = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"config: {path} is not valid TOML ({error})") from None
+    for name, known in (("solve", SOLVE_KEYS), ("evaluate", EVALUATE_KEYS)):
+        section = table.get(name)
+        if not isinstance(section, dict):
+            raise ValueError(f"config: the TOML needs a [{name}] table")
+        unknown = sorted(set(section) - known)
+        if unknown:
+            keys = ", ".join(sorted(known))
+            raise ValueError(f"{name}.{unknown[0]}: not a key; the keys: {keys}")
+    unknown = sorted(set(table) - {"solve", "evaluate"})
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not a table; the tables: [solve], [evaluate]")
+    solve = table["solve"]
+    for key in ("buckets", "iterations", "traversals", "check_every"):
+        value = solve.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"solve.{key}: a positive whole number, got {value!r}")
+    evaluate = table["evaluate"]
+    if evaluate.get("policy", "average") not in ("average", "current"):
+        raise ValueError(f"evaluate.policy: average or current, got {evaluate['policy']!r}")
+    hands = evaluate.get("hands", 20_000)
+    for key, value in (("hands", hands), ("lbr_hands", evaluate.get("lbr_hands", 2_000))):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 2 or value % 2:
+            raise ValueError(f"evaluate.{key}: a positive even number of hands, got {value!r}")
+    against = evaluate.get("against", [])
+    if not isinstance(against, list) or not all(isinstance(a, str) for a in against):
+        raise ValueError("evaluate.against: a list of agent specs")
+    if not isinstance(evaluate.get("reference", ""), str):
+        raise ValueError("evaluate.reference: an agent spec")
+    from lith_solver.abstraction import check_average_power
+
+    try:
+        check_average_power(solve.get("average_power", 1.0))
+    except ValueError as error:
+        raise ValueError(f"solve.{error}") from None
+    return table
+
+
+def seed_folder(table: dict[str, Any], seed: int) -> Path:
+    return Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr")) / f"seed-{seed}"
+
+
+def bot_spec(table: dict[str, Any], seed: int, folder: Path | None = None) -> str:
+    policy = table["evaluate"].get("policy", "average")
+    return f"abstract:{folder or seed_folder(table, seed)}:policy={policy}"
+
+
+def opponents(table: dict[str, Any]) -> list[str]:
+    reference = table["evaluate"].get("reference")
+    return [*table["evaluate"].get("against", []), *([reference] if reference else [])]
+
+
+def _done(table: dict[str, Any], seed: int, piece: str) -> bool:
+    folder = seed_folder(table, seed)
+    if piece == "solve":
+        return (folder / "abstraction.json").is_file()
+    if piece == "lbr":
+        return (folder / "lbr.json").is_file() and all(
+            (folder / f"lbr-{i}.json").is_file() for i in _snapshots(table, folder)
+        )
+    if piece == "matches":
+        return all((folder / _vs(o) / "results.json").is_file() for o in opponents(table))
+    return (folder / "protocol" / "protocol.json").is_file()
+
+
+def _snapshots(table: dict[str, Any], folder: Path) -> list[int]:
+    if not table["evaluate"].get("lbr_snapshots", False):
+        return []
+    return sorted(int(p.name) for p in (folder / "iterations").glob("*") if p.name.isdigit())
+
+
+def _vs(opponent: str) -> str:
+    return "vs_" + "".join(c if c.isalnum() or c in "-_.=" else "_" for c in opponent)
+
+
+def run_piece(
+    table: dict[str, Any], seed: int, piece: str, out: str, ray: bool = False,
+    address: str | None = None,
+) -> None:  # fmt: skip
+    """One seed's ``piece``, written under ``out`` (the seed's folder); with ``ray``, the
+    protocol's exploiters as Ray tasks on the cluster at ``address`` (None: a local Ray)."""
+    folder = Path(out)
+    if piece == "solve":
+        from lith_solver.cli import main as solver_main
+
+        solve = table["solve"]
+        argv = ["abstract", "--rule", "rounds=3", "--seed", str(seed), "--out", str(folder)]
+        for key in sorted(solve):
+            argv += [f"--{key.replace('_', '-')}", str(solve[key])]
+        if solver_main(argv) != 0:
+            raise RuntimeError(f"the solve of seed {seed} failed")
+    elif piece == "lbr":
+        _lbr(table, seed, folder)
+    elif piece == "matches":
+        _matches(table, seed, folder)
+    else:
+        from training.exploiter import main as exploiter_main
+
+        argv = ["--target", bot_spec(table, seed, folder), "--protocol", "heads-up",
+                "--out", str(folder / "protocol"), "--eval-every", "0"]  # fmt: skip
+        if ray:
+            argv += ["--ray", *([address] if address else [])]
+        if exploiter_main(argv) != 0:
+            raise RuntimeError(f"the protocol of seed {seed} failed")
+
+
+def _lbr(table: dict[str, Any], seed: int, folder: Path) -> None:
+    from agents.lbr import lbr_gain, local_best_response
+
+    evaluate = table["evaluate"]
+    hands, particles = evaluate.get("lbr_hands", 2_000), evaluate.get("lbr_particles", 1_000)
+    targets = [(folder / "lbr.json", folder)]
+    targets += [
+        (folder / f"lbr-{i}.json", folder / "iterations" / str(i))
+        for i in _snapshots(table, folder)
+    ]
+    for path, strategy in targets:
+        if path.is_file():
+            continue
+        lbr = local_best_response(bot_spec(table, seed, strategy), {}, particles, seed)
+        result = lbr_gain(lbr, hands, seed)
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"seed {seed}: LBR {result['mean']:+.1f} chips/100 against {strategy}", flush=True)
+
+
+def _matches(table: dict[str, Any], seed: int, folder: Path) -> None:
+    from tournaments.batched_tables import run_batched_tournament
+    from tournaments.results import write_outputs
+    from tournaments.spec import TournamentSpec
+
+    evaluate = table["evaluate"]
+    for opponent in opponents(table):
+        where = folder / _vs(opponent)
+        if (where / "results.json").is_file():
+            continue
+        spec = TournamentSpec(
+            game="lith", agents=(bot_spec(table, seed, folder), opponent), players=2,
+            units=evaluate.get("hands", 20_000), seed=evaluate.get("match_seed", 2),
+            rules={}, analytics=True, lineup=(0, 1),
+        )  # fmt: skip
+        write_outputs(run_batched_tournament(spec, progress=False, record=None), where)
+        print(f"seed {seed}: played {opponent}", flush=True)
+
+
+def run_full_game(
+    table: dict[str, Any], seeds: Sequence[int], pieces: Sequence[str], ray: bool = False,
+    address: str | None = None,
+) -> Path:  # fmt: skip
+    """Every missing piece of ``pieces`` for every seed (kind by kind), then the table."""
+    for piece in PIECES:
+        if piece not in pieces:
+            continue
+        todo = [s for s in seeds if not _done(table, s, piece)]
+        print(f"{piece}: {len(todo)} of {len(seeds)} seeds to do", flush=True)
+        if not todo:
+            continue
+        if ray and piece != "protocol":  # the protocol spreads its own exploiters
+            from distributed.cluster import connect
+            from distributed.files import unpack_into
+            from distributed.tasks import in_scratch, map_tasks, relative_out
+
+            connect(address)
+            folders = [seed_folder(table, s) for s in todo]
+            tasks = [
+                (relative_out(f), run_piece, table, s, piece, relative_out(f))
+                for s, f in zip(todo, folders, strict=True)
+            ]
+
+            def arrived(i: int, answer: tuple[bytes, None], folders=folders) -> None:
+                unpack_into(answer[0], folders[i].parent)
+
+            map_tasks(in_scratch, tasks, num_cpus=1, description=f"{piece} (ray)",
+                      on_result=arrived)  # fmt: skip
+        else:
+            for seed in todo:
+                run_piece(table, seed, piece, str(seed_folder(table, seed)), ray, address)
+    return summarize(table, seeds)
+
+
+def summarize(table: dict[str, Any], seeds: Sequence[int]) -> Path:
+    """``OUT/full_game.md`` and ``.json``: each seed's figures, chips/100 hands."""
+    out = Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+    out.mkdir(parents=True, exist_ok=True)
+    rows: dict[int, dict[str, Any]] = {}
+    for seed in seeds:
+        folder = seed_folder(table, seed)
+        row: dict[str, Any] = {}
+        record = _read(folder / "abstraction.json")
+        if record:
+            row["core_minutes"] = record["curve"][-1]["cpu_seconds"] / 60
+        for name in ("lbr.json", *(f"lbr-{i}.json" for i in _snapshots(table, folder))):
+            figure = _read(folder / name)
+            if figure:
+                row[name.removesuffix(".json")] = _figure(figure)
+        for opponent in opponents(table):
+            result = _read(folder / _vs(opponent) / "results.json")
+            if result:
+                bot = bot_spec(table, seed, folder)
+                row[f"vs {opponent}"] = _figure(result["agents_results"][bot]["chips_per_100"])
+        protocol = _read(folder / "protocol" / "protocol.json")
+        if protocol:
+            figure = protocol["figures"][bot_spec(table, seed, folder)]
+            row["protocol"] = {**_figure(figure), "spread": figure["spread"]}
+        rows[seed] = row
+    (out / "full_game.json").write_text(json.dumps(rows, indent=2) + "\n")
+    columns = sorted({k for r in rows.values() for k in r if k != "core_minutes"}, key=_order)
+    minutes = [f"{rows[s]['core_minutes']:.1f}" if "core_minutes" in rows[s] else "" for s in seeds]
+    lines = [
+        "| figure (chips/100 hands) | " + " | ".join(f"seed {s}" for s in seeds) + " |",
+        "| --- |" + " ---: |" * len(seeds),
+        "| training, core-minutes | " + " | ".join(minutes) + " |",
+    ]
+    for column in columns:
+        cells = []
+        for s in seeds:
+            f = rows[s].get(column)
+            cells.append(
+                ""
+                if f is None
+                else f"{f['mean']:+.1f} [{f['low']:+.1f}, {f['high']:+.1f}]"
+                + (f", spread {f['spread']:.1f}" if "spread" in f else "")
+            )
+        lines.append(f"| {column} | " + " | ".join(cells) + " |")
+    (out / "full_game.md").write_text("\n".join(lines) + "\n")
+    return out / "full_game.md"
+
+
+def _order(column: str) -> tuple[int, Any]:
+    if column == "protocol":
+        return (0, 0)
+    if column == "lbr":
+        return (1, 0)
+    if column.startswith("lbr-"):
+        return (2, int(column[4:]))
+    return (3, column)
+
+
+def _figure(entry: dict[str, Any]) -> dict[str, Any]:
+    return {key: entry[key] for key in ("mean", "low", "high")}
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.full_game",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("config", help="the experiment's TOML")
+    parser.add_argument("--seeds", default=None, help="seeds, e.g. 1-5 (default: the TOML's)")
+    parser.add_argument(
+        "--pieces",
+        default=",".join(PIECES),
+        help=f"the pieces to run, comma-separated from {', '.join(PIECES)} (default: all)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run each kind of piece as Ray tasks, a CPU each (default: one after another)",
+    )
+    args = parser.parse_args(argv)
+    from distributed.cluster import ClusterError, parse_address
+
+    try:
+        table = load_full_game(Path(args.config))
+        seeds = parse_seeds(args.seeds) if args.seeds else table["evaluate"].get("seeds", [1])
+        pieces = [p.strip() for p in args.pieces.split(",") if p.strip()]
+        wrong = [p for p in pieces if p not in PIECES]
+        if wrong or not pieces:
+            raise ValueError(f"--pieces: choose from {', '.join(PIECES)}, got {args.pieces!r}")
+        address = parse_address(args.ray) if args.ray is not None else None
+        path = run_full_game(table, seeds, pieces, args.ray is not None, address)
+    except ClusterError as error:
+        parser.error(f"--ray: {error}")
+    except ValueError as error:
+        parser.error(str(error))
+    print(f"table: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,90 @@
+"""The full-game experiment (experiments.full_game): its TOML checked at the door, and a tiny
+run of every piece but the protocol, resumed without redoing anything."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from experiments.full_game import load_full_game, main
+
+TINY = """
+[solve]
+buckets = 10
+iterations = 4
+traversals = 3
+check_every = 2
+
+[evaluate]
+out = "{out}"
+seeds = [1]
+lbr_hands = 4
+lbr_particles = 50
+lbr_snapshots = true
+against = ["random"]
+hands = 20
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "full.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_shipped_config_loads():
+    table = load_full_game(Path("experiments/lith_hu_full_mccfr.toml"))
+    assert table["evaluate"]["seeds"] == [1, 2, 3, 4, 5]
+    assert table["solve"]["buckets"] >= 2
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("buckets = 10", "buckets = 0"), "solve.buckets: a positive whole number, got 0"),
+        (("traversals = 3", "traversals = 3\nrecall = 'perfect'"), "solve.recall: not a key"),
+        (("hands = 20", "hands = 21"), "evaluate.hands: a positive even number of hands"),
+        (("lbr_hands = 4", "lbr_hands = '4'"), "evaluate.lbr_hands: a positive even number"),
+        (("seeds = [1]", "seeds = [1]\npolicy = 'best'"), "evaluate.policy: average or current"),
+        (('against = ["random"]', 'against = "random"'), "evaluate.against: a list of agent"),
+        (("[solve]", "[solver]"), "config: the TOML needs a [solve] table"),
+        (("buckets = 10", "buckets = 10\naverage_power = 9"), "solve.average_power: must be"),
+    ],
+)
+def test_a_bad_entry_is_an_error_naming_it(tmp_path, change, message, capsys):
+    text = TINY.format(out=tmp_path / "out").replace(*change)
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_full_game(write(tmp_path, text))
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(write(tmp_path, text))])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_bad_pieces_exit_2_naming_them(tmp_path, capsys):
+    config = write(tmp_path, TINY.format(out=tmp_path / "out"))
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(config), "--pieces", "solve,train"])
+    assert exit_info.value.code == 2
+    assert "--pieces: choose from solve, lbr, matches, protocol" in capsys.readouterr().err
+
+
+def test_a_tiny_run_tables_every_figure_and_resumes(tmp_path, capsys):
+    out = tmp_path / "out"
+    config = write(tmp_path, TINY.format(out=out))
+    assert main([str(config), "--pieces", "solve,lbr,matches"]) == 0
+    seed = out / "seed-1"
+    assert (seed / "abstraction.npz").is_file() and (seed / "iterations" / "2").is_dir()
+    figures = json.loads((out / "full_game.json").read_text())["1"]
+    assert set(figures) == {"core_minutes", "lbr", "lbr-2", "lbr-4", "vs random"}
+    assert figures["lbr"]["low"] <= figures["lbr"]["mean"] <= figures["lbr"]["high"]
+    table = (out / "full_game.md").read_text()
+    assert "| vs random |" in table and "| lbr-2 |" in table
+    capsys.readouterr()
+    stamp = (seed / "lbr.json").stat().st_mtime_ns
+    assert main([str(config), "--pieces", "solve,lbr,matches"]) == 0
+    printed = capsys.readouterr().out
+    for piece in ("solve", "lbr", "matches"):
+        assert f"{piece}: 0 of 1 seeds to do" in printed
+    assert (seed / "lbr.json").stat().st_mtime_ns == stamp
