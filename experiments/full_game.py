@@ -11,7 +11,8 @@ For each seed the pieces are, in order:
 - ``lbr``: local best response (``agents.lbr``) against the bot, into ``OUT/seed-N/lbr.json``;
   ``lbr_snapshots`` does the same for every snapshot (``lbr-I.json``): where the curve heads;
 - ``matches``: a duplicate match against each agent of ``against`` (and the ``reference``
-  bot), ``OUT/seed-N/vs_X/results.json``;
+  bot), ``OUT/seed-N/vs_X/results.json``, with ``record`` hands (default 2,000) recorded
+  for ``python -m tournaments.report OUT/seed-N/vs_X``;
 - ``protocol``: the learned best response under ``--protocol heads-up``
   (``training.exploiter``), ``OUT/seed-N/protocol/protocol.json``.
 
@@ -38,7 +39,7 @@ PIECES = ("solve", "lbr", "matches", "protocol")
 SOLVE_KEYS = {"buckets", "iterations", "traversals", "check_every", "average_power"}
 EVALUATE_KEYS = {
     "out", "seeds", "policy", "lbr_hands", "lbr_particles", "lbr_snapshots", "against",
-    "reference", "hands", "match_seed",
+    "reference", "hands", "match_seed", "record",
 }  # fmt: skip
 
 
@@ -189,7 +190,8 @@ def _matches(table: dict[str, Any], seed: int, folder: Path) -> None:
             units=evaluate.get("hands", 20_000), seed=evaluate.get("match_seed", 2),
             rules={}, analytics=True, lineup=(0, 1),
         )  # fmt: skip
-        write_outputs(run_batched_tournament(spec, progress=False, record=None), where)
+        record = evaluate.get("record", 2_000) or None  # recorded hands: tournaments.report
+        write_outputs(run_batched_tournament(spec, progress=False, record=record), where)
         print(f"seed {seed}: played {opponent}", flush=True)
 
 

@@ -25,6 +25,7 @@ lbr_particles = 50
 lbr_snapshots = true
 against = ["random"]
 hands = 20
+record = 10
 """
 
 
@@ -81,6 +82,7 @@ def test_a_tiny_run_tables_every_figure_and_resumes(tmp_path, capsys):
     assert figures["lbr"]["low"] <= figures["lbr"]["mean"] <= figures["lbr"]["high"]
     table = (out / "full_game.md").read_text()
     assert "| vs random |" in table and "| lbr-2 |" in table
+    assert (seed / "vs_random" / "decisions.jsonl").is_file()  # for tournaments.report
     capsys.readouterr()
     stamp = (seed / "lbr.json").stat().st_mtime_ns
     assert main([str(config), "--pieces", "solve,lbr,matches"]) == 0
