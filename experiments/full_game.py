@@ -14,12 +14,13 @@ For each seed the pieces are, in order:
   bot), ``OUT/seed-N/vs_X/results.json``, with ``record`` hands (default 2,000) recorded
   for ``python -m tournaments.report OUT/seed-N/vs_X``;
 - ``protocol``: the learned best response under ``--protocol heads-up``
-  (``training.exploiter``), ``OUT/seed-N/protocol/protocol.json``.
+  (``training.exploiter``), one run for every seed still to measure, into
+  ``OUT/protocol-seeds-...`` (its ``protocol.json`` has each seed's figure).
 
 A piece whose output is already there is kept, so a run stopped on the way goes on where it
 was. ``--pieces`` runs some of them only (the table is written from whatever is there).
 ``OUT/full_game.md`` tables every figure by seed. With ``--ray`` the pieces of a kind run as Ray
-tasks, a CPU each (the exploiters of the protocol too).
+tasks, a CPU each (the protocol: every exploiter of every seed at once).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 
 from tablegame.cli import parse_seeds
 
-__all__ = ["PIECES", "load_full_game", "main", "run_piece", "summarize"]
+__all__ = ["PIECES", "load_full_game", "main", "run_piece", "run_protocol", "summarize"]
 
 PIECES = ("solve", "lbr", "matches", "protocol")
 SOLVE_KEYS = {"buckets", "iterations", "traversals", "check_every", "average_power"}
@@ -112,7 +113,19 @@ def _done(table: dict[str, Any], seed: int, piece: str) -> bool:
         )
     if piece == "matches":
         return all((folder / _vs(o) / "results.json").is_file() for o in opponents(table))
-    return (folder / "protocol" / "protocol.json").is_file()
+    return _protocol_figure(table, seed) is not None
+
+
+def _protocol_figure(table: dict[str, Any], seed: int) -> dict[str, Any] | None:
+    """The seed's protocol figure, from any protocol run of the experiment (each writes
+    ``OUT/protocol-...`` with the figures of the seeds it measured)."""
+    out = Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+    target = bot_spec(table, seed)
+    for path in sorted(out.glob("protocol*/protocol.json")):
+        figures = json.loads(path.read_text())["figures"]
+        if target in figures:
+            return figures[target]
+    return None
 
 
 def _snapshots(table: dict[str, Any], folder: Path) -> list[int]:
@@ -125,12 +138,9 @@ def _vs(opponent: str) -> str:
     return "vs_" + "".join(c if c.isalnum() or c in "-_.=" else "_" for c in opponent)
 
 
-def run_piece(
-    table: dict[str, Any], seed: int, piece: str, out: str, ray: bool = False,
-    address: str | None = None,
-) -> None:  # fmt: skip
-    """One seed's ``piece``, written under ``out`` (the seed's folder); with ``ray``, the
-    protocol's exploiters as Ray tasks on the cluster at ``address`` (None: a local Ray)."""
+def run_piece(table: dict[str, Any], seed: int, piece: str, out: str) -> None:
+    """One seed's ``piece``, written under ``out`` (the seed's folder; the protocol: under
+    the experiment's)."""
     folder = Path(out)
     if piece == "solve":
         from lith_solver.cli import main as solver_main
@@ -146,14 +156,25 @@ def run_piece(
     elif piece == "matches":
         _matches(table, seed, folder)
     else:
-        from training.exploiter import main as exploiter_main
+        run_protocol(table, [seed])
 
-        argv = ["--target", bot_spec(table, seed, folder), "--protocol", "heads-up",
-                "--out", str(folder / "protocol"), "--eval-every", "0"]  # fmt: skip
-        if ray:
-            argv += ["--ray", *([address] if address else [])]
-        if exploiter_main(argv) != 0:
-            raise RuntimeError(f"the protocol of seed {seed} failed")
+
+def run_protocol(
+    table: dict[str, Any], seeds: Sequence[int], ray: bool = False, address: str | None = None
+) -> None:
+    """The learned best response under ``--protocol heads-up`` against the bots of ``seeds``,
+    in one run (on Ray: every exploiter at once), into ``OUT/protocol-seeds-...``."""
+    from training.exploiter import main as exploiter_main
+
+    out = Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+    argv = ["--protocol", "heads-up", "--eval-every", "0",
+            "--out", str(out / ("protocol-seeds-" + "-".join(map(str, seeds))))]  # fmt: skip
+    for seed in seeds:
+        argv += ["--target", bot_spec(table, seed)]
+    if ray:
+        argv += ["--ray", *([address] if address else [])]
+    if exploiter_main(argv) != 0:
+        raise RuntimeError(f"the protocol of seeds {seeds} failed")
 
 
 def _lbr(table: dict[str, Any], seed: int, folder: Path) -> None:
@@ -207,7 +228,9 @@ def run_full_game(
         print(f"{piece}: {len(todo)} of {len(seeds)} seeds to do", flush=True)
         if not todo:
             continue
-        if ray and piece != "protocol":  # the protocol spreads its own exploiters
+        if piece == "protocol":  # one run: on Ray, every exploiter of every seed at once
+            run_protocol(table, todo, ray, address)
+        elif ray:
             from distributed.cluster import connect
             from distributed.files import unpack_into
             from distributed.tasks import in_scratch, map_tasks, relative_out
@@ -226,7 +249,7 @@ def run_full_game(
                       on_result=arrived)  # fmt: skip
         else:
             for seed in todo:
-                run_piece(table, seed, piece, str(seed_folder(table, seed)), ray, address)
+                run_piece(table, seed, piece, str(seed_folder(table, seed)))
     return summarize(table, seeds)
 
 
@@ -250,9 +273,8 @@ def summarize(table: dict[str, Any], seeds: Sequence[int]) -> Path:
             if result:
                 bot = bot_spec(table, seed, folder)
                 row[f"vs {opponent}"] = _figure(result["agents_results"][bot]["chips_per_100"])
-        protocol = _read(folder / "protocol" / "protocol.json")
-        if protocol:
-            figure = protocol["figures"][bot_spec(table, seed, folder)]
+        figure = _protocol_figure(table, seed)
+        if figure:
             row["protocol"] = {**_figure(figure), "spread": figure["spread"]}
         rows[seed] = row
     (out / "full_game.json").write_text(json.dumps(rows, indent=2) + "\n")

@@ -57,6 +57,12 @@ SMALL: dict[str, list[tuple[str, str]]] = {
             "--iterations 540000 --traversals 100 --check-every 135000",
             "--iterations 4 --traversals 2 --check-every 2",
         ),
+        # the full game: 10 buckets, 4 iterations
+        (
+            "--buckets 50 --iterations 16000 --traversals 100",
+            "--buckets 10 --iterations 4 --traversals 2",
+        ),
+        ("--check-every 4000", "--check-every 2"),
         ("--iterations 10000 --check-every 2000", "--iterations 20 --check-every 10"),
         ("--iterations 10000", "--iterations 20 --check-every 10"),
     ],

@@ -90,3 +90,23 @@ def test_a_tiny_run_tables_every_figure_and_resumes(tmp_path, capsys):
     for piece in ("solve", "lbr", "matches"):
         assert f"{piece}: 0 of 1 seeds to do" in printed
     assert (seed / "lbr.json").stat().st_mtime_ns == stamp
+
+
+def test_a_protocol_run_gives_each_seed_its_figure(tmp_path):
+    from experiments.full_game import bot_spec, summarize
+
+    out = tmp_path / "out"
+    table = load_full_game(write(tmp_path, TINY.format(out=out)))
+    folder = out / "protocol-seeds-1-2"
+    folder.mkdir(parents=True)
+    figure = {"mean": 8.0, "low": 5.0, "high": 11.0, "units": 20_000, "spread": 3.5, "seeds": 3}
+    other = {**figure, "mean": 30.0}
+    figures = {bot_spec(table, 1): figure, bot_spec(table, 2): other}
+    (folder / "protocol.json").write_text(json.dumps({"figures": figures}))
+    summarize(table, [1, 2, 3])
+    rows = json.loads((out / "full_game.json").read_text())
+    assert rows["1"]["protocol"] == {"mean": 8.0, "low": 5.0, "high": 11.0, "spread": 3.5}
+    assert rows["2"]["protocol"]["mean"] == 30.0 and "protocol" not in rows["3"]
+    assert (
+        "| protocol | +8.0 [+5.0, +11.0], spread 3.5 | +30.0" in (out / "full_game.md").read_text()
+    )
