@@ -296,8 +296,56 @@ def summarize(table: dict[str, Any], seeds: Sequence[int]) -> Path:
                 + (f", spread {f['spread']:.1f}" if "spread" in f else "")
             )
         lines.append(f"| {column} | " + " | ".join(cells) + " |")
+    lines += _rates_table(table, seeds)
     (out / "full_game.md").write_text("\n".join(lines) + "\n")
     return out / "full_game.md"
+
+
+RATES = (
+    "voluntary play", "aggression", "bluff rate", "bluff success", "fold to a bet", "showdown",
+    "won at showdown", "exchange rate",
+)  # fmt: skip
+
+
+def _rates_table(table: dict[str, Any], seeds: Sequence[int]) -> list[str]:
+    """How each seed's bot plays (its recorded decisions against every agent of ``against``,
+    pooled), beside each of those agents (from the first seed's matches): markdown lines."""
+    from lith_env.game import LithConfig
+    from tournaments.analytics import agent_report
+
+    against = table["evaluate"].get("against", [])
+    columns: dict[str, dict[str, Any]] = {}
+    for seed in seeds:
+        folder = seed_folder(table, seed)
+        bot = bot_spec(table, seed, folder)
+        decisions = []
+        for opponent in against:
+            path = folder / _vs(opponent) / "decisions.jsonl"
+            if not path.is_file():
+                continue
+            for line in path.read_text().splitlines():
+                d = json.loads(line)
+                d["hand"] = f"{opponent}/{d['hand']}"  # hand ids restart in every match
+                decisions.append(d)
+        if not decisions:
+            continue
+        report = agent_report(decisions, LithConfig(num_players=2))
+        (folder / "analytics.json").write_text(json.dumps(report, indent=2) + "\n")
+        columns[f"seed {seed}"] = report[bot]["rates"]
+        for opponent in against:
+            if opponent in report and opponent not in columns:
+                columns[opponent] = report[opponent]["rates"]
+    if not columns:
+        return []
+    names = [c if c.startswith("seed ") else f"`{c}`" for c in columns]
+    lines = ["", "| rate | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for rate in RATES:
+        cells = []
+        for rates in columns.values():
+            value = rates.get(rate, {}).get("rate")
+            cells.append("-" if value is None else f"{value:.2f}")
+        lines.append(f"| {rate} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _order(column: str) -> tuple[int, Any]:

@@ -83,6 +83,7 @@ def test_a_tiny_run_tables_every_figure_and_resumes(tmp_path, capsys):
     table = (out / "full_game.md").read_text()
     assert "| vs random |" in table and "| lbr-2 |" in table
     assert (seed / "vs_random" / "decisions.jsonl").is_file()  # for tournaments.report
+    assert "| rate | seed 1 | `random` |" in table and "| bluff rate |" in table
     capsys.readouterr()
     stamp = (seed / "lbr.json").stat().st_mtime_ns
     assert main([str(config), "--pieces", "solve,lbr,matches"]) == 0
