@@ -9,7 +9,8 @@ For each seed the pieces are, in order:
   ``OUT/seed-N`` (with the strategy so far every ``check_every`` iterations, in
   ``OUT/seed-N/iterations/I``);
 - ``lbr``: local best response (``agents.lbr``) against the bot, into ``OUT/seed-N/lbr.json``;
-  ``lbr_snapshots`` does the same for every snapshot (``lbr-I.json``): where the curve heads;
+  ``lbr_snapshots`` does the same for every earlier snapshot (``lbr-I.json``, over
+  ``lbr_snapshot_hands``): where the curve heads;
 - ``matches``: a duplicate match against each agent of ``against`` (and the ``reference``
   bot), ``OUT/seed-N/vs_X/results.json``, with ``record`` hands (default 2,000) recorded
   for ``python -m tournaments.report OUT/seed-N/vs_X``;
@@ -39,7 +40,8 @@ __all__ = ["PIECES", "load_full_game", "main", "run_piece", "run_protocol", "sum
 PIECES = ("solve", "lbr", "matches", "protocol")
 SOLVE_KEYS = {"buckets", "iterations", "traversals", "check_every", "average_power"}
 EVALUATE_KEYS = {
-    "out", "seeds", "policy", "lbr_hands", "lbr_particles", "lbr_snapshots", "against",
+    "out", "seeds", "policy", "lbr_hands", "lbr_particles", "lbr_snapshots",
+    "lbr_snapshot_hands", "against",
     "reference", "hands", "match_seed", "record",
 }  # fmt: skip
 
@@ -72,7 +74,11 @@ def load_full_game(path: Path) -> dict[str, Any]:
     if evaluate.get("policy", "average") not in ("average", "current"):
         raise ValueError(f"evaluate.policy: average or current, got {evaluate['policy']!r}")
     hands = evaluate.get("hands", 20_000)
-    for key, value in (("hands", hands), ("lbr_hands", evaluate.get("lbr_hands", 2_000))):
+    for key, value in (
+        ("hands", hands),
+        ("lbr_hands", evaluate.get("lbr_hands", 2_000)),
+        ("lbr_snapshot_hands", evaluate.get("lbr_snapshot_hands", 2_000)),
+    ):
         if not isinstance(value, int) or isinstance(value, bool) or value < 2 or value % 2:
             raise ValueError(f"evaluate.{key}: a positive even number of hands, got {value!r}")
     against = evaluate.get("against", [])
@@ -129,9 +135,11 @@ def _protocol_figure(table: dict[str, Any], seed: int) -> dict[str, Any] | None:
 
 
 def _snapshots(table: dict[str, Any], folder: Path) -> list[int]:
+    """The snapshots LBR measures: all but the last (the bot itself)."""
     if not table["evaluate"].get("lbr_snapshots", False):
         return []
-    return sorted(int(p.name) for p in (folder / "iterations").glob("*") if p.name.isdigit())
+    found = sorted(int(p.name) for p in (folder / "iterations").glob("*") if p.name.isdigit())
+    return found[:-1]
 
 
 def _vs(opponent: str) -> str:
@@ -190,6 +198,8 @@ def _lbr(table: dict[str, Any], seed: int, folder: Path) -> None:
     for path, strategy in targets:
         if path.is_file():
             continue
+        if strategy != folder:
+            hands = evaluate.get("lbr_snapshot_hands", 2_000)
         lbr = local_best_response(bot_spec(table, seed, strategy), {}, particles, seed)
         result = lbr_gain(lbr, hands, seed)
         path.write_text(json.dumps(result, indent=2) + "\n")
