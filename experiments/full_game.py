@@ -325,6 +325,7 @@ def _rates_table(table: dict[str, Any], seeds: Sequence[int]) -> list[str]:
 
     against = table["evaluate"].get("against", [])
     columns: dict[str, dict[str, Any]] = {}
+    others: dict[str, dict[str, Any]] = {}
     for seed in seeds:
         folder = seed_folder(table, seed)
         bot = bot_spec(table, seed, folder)
@@ -343,10 +344,11 @@ def _rates_table(table: dict[str, Any], seeds: Sequence[int]) -> list[str]:
         (folder / "analytics.json").write_text(json.dumps(report, indent=2) + "\n")
         columns[f"seed {seed}"] = report[bot]["rates"]
         for opponent in against:
-            if opponent in report and opponent not in columns:
-                columns[opponent] = report[opponent]["rates"]
+            if opponent in report and opponent not in others:
+                others[opponent] = report[opponent]["rates"]
     if not columns:
         return []
+    columns.update(others)  # the seeds first, then the agents they played
     names = [c if c.startswith("seed ") else f"`{c}`" for c in columns]
     lines = ["", "| rate | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
     for rate in RATES:
