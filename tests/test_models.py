@@ -38,3 +38,33 @@ def test_a_kept_bot_measures_its_listed_exploitability(row, monkeypatch):
     measured = best_response_to(agent, solvable_game(config), spec)["exploitability"]
     digits = len(str(figure).split(".")[1])
     assert measured == pytest.approx(figure, abs=0.6 * 10**-digits)
+
+
+FULL_GAME_ROWS = [
+    line for line in (ROOT / "models" / "README.md").read_text().splitlines()
+    if line.startswith("| ") and "`abstract:" in line and "full game" in line
+]  # fmt: skip
+
+
+def test_the_full_game_bot_is_listed():
+    assert len(FULL_GAME_ROWS) == 1
+
+
+@pytest.mark.parametrize("row", FULL_GAME_ROWS, ids=lambda row: "full-game")
+def test_the_full_game_bot_replays_its_listed_result_against_tag(row, monkeypatch):
+    """No exact figure exists for the full game: the kept bot replays the duplicate match
+    against ``tag`` its row lists (20,000 hands, seed 2), to the listed digit."""
+    from tournaments.batched_tables import run_batched_tournament
+    from tournaments.spec import TournamentSpec
+
+    monkeypatch.chdir(ROOT)
+    spec = re.search(r"`(abstract:[^`]+)`", row).group(1)
+    listed = float(re.search(r"against `tag` ([+-][0-9.]+)", row).group(1))
+    match = TournamentSpec(
+        game="lith", agents=(spec, "tag"), players=2, units=20_000, seed=2, rules={},
+        lineup=(0, 1),
+    )  # fmt: skip
+    result = run_batched_tournament(match, progress=False)
+    assert result["agents_results"][spec]["chips_per_100"]["mean"] == pytest.approx(
+        listed, abs=0.05
+    )
