@@ -142,3 +142,63 @@ def test_other_seats_hands_stay_hidden():
         b.hands[2][slot], pile[0] = pile[0], b.hands[2][slot]
     assert encode(a.observe(0), config).tolist() == encode(b.observe(0), config).tolist()
     assert encode(a.observe(2), config).tolist() != encode(b.observe(2), config).tolist()
+
+
+def _snapshot(game: GendeneiaGame) -> tuple:
+    """Everything a game shows any seat, and how it ends."""
+    seats = range(game.config.num_players)
+    return (
+        tuple(game.observe(s) for s in seats), game.scores(), game.end_reason,
+        game.is_over, tuple(game.legal_actions()) if not game.is_over else (),
+    )  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    config=configs,
+    seed=st.integers(0, 2**32),
+    policy=st.integers(0, 2**32),
+    split=st.integers(0, 200),
+)
+def test_a_clone_plays_on_exactly_as_its_original(config, seed, policy, split):
+    """Cloned at any point, a game and its clone given the same actions stay equal in every
+    seat's view, score and ending (reshuffles too: the clone's generator continues the
+    original's), and playing one leaves the other untouched."""
+    game = GendeneiaGame(config, seed=seed)
+    rng = random.Random(policy)
+    for _ in range(split):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    clone = game.clone()
+    before = _snapshot(game)
+    assert _snapshot(clone) == before
+    moves = random.Random(policy + 1)
+    while not clone.is_over:  # the clone alone first: the original must not move
+        clone.apply(moves.choice(clone.legal_actions()))
+        assert sorted(clone.card_locations()) == list(range(72))
+    assert _snapshot(game) == before
+    moves = random.Random(policy + 1)
+    twin = game.clone()
+    while not game.is_over:
+        action = moves.choice(game.legal_actions())
+        game.apply(action)
+        twin.apply(action)
+        assert _snapshot(twin) == _snapshot(game)
+    assert _snapshot(game) == _snapshot(clone) and game.actions == clone.actions
+    replay_game(json.loads(json.dumps(game_record(clone))))
+
+
+def test_a_clone_with_a_seed_reshuffles_its_own_way():
+    config = GendeneiaConfig(num_players=3, max_reshuffles=3)
+    game = GendeneiaGame(config, seed=5)
+    worlds = [game.clone(seed=s) for s in (1, 1, 2)]
+    orders = []
+    for world in worlds:
+        while world.reshuffles == 0 and not world.is_over:
+            world.apply(world.legal_actions()[-1])
+        assert world.reshuffles >= 1
+        orders.append([list(pile.draw) for pile in world.piles.values()])
+    assert orders[0] == orders[1] and orders[0] != orders[2]  # a seed, its own reshuffle
+    with pytest.raises(ValueError, match="seed: must be None or an integer, got 'x'"):
+        game.clone(seed="x")
