@@ -291,6 +291,42 @@ class GendeneiaGame:
         other._legal = None
         return other
 
+    @classmethod
+    def from_view(
+        cls,
+        view: GendeneiaView,
+        config: GendeneiaConfig,
+        hands: Sequence[tuple[int, int] | None],
+        draws: tuple[Sequence[int], Sequence[int]],
+        seed: int,
+    ) -> GendeneiaGame:
+        """A game that shows ``view`` to its seat, with the hidden cards placed: every
+        seat's hand (``None``: the view's own, for its seat) and the Choice and Force draw
+        piles (top last); later reshuffles follow ``seed``. A search's sampled world, in
+        the base game (``round_lots`` keeps a play order no view shows)."""
+        if config.round_lots:
+            raise ValueError("round_lots: a view does not show the round's play order")
+        game = object.__new__(cls)
+        game.config, game.seed, game.first_player = config, int(seed), view.opener
+        game._rng = random.Random(int(seed))
+        game.piles = {
+            "choice": _Piles(list(draws[0]), list(view.discards[0])),
+            "force": _Piles(list(draws[1]), list(view.discards[1])),
+        }
+        game.initial_order = {"choice": list(draws[0]), "force": list(draws[1])}
+        game.lots = [[list(lot) for lot in lots] for lots in view.lots]
+        game.temp_lots, game._temp_order = None, []
+        game.hands = [
+            list(view.hand) if hand is None else list(hand) for hand in hands
+        ]  # fmt: skip
+        game.opener, game.round, game.reshuffles = view.opener, view.round, view.reshuffles
+        n = config.num_players
+        current = view.current_player
+        game.turns_in_round = 0 if current is None else (current - view.opener) % n
+        game.current, game.phase, game.pending = current, view.phase, view.pending
+        game.end_reason, game.actions, game._legal = None, [], None
+        return game
+
     # ------------------------------------------------------------------ piles
 
     @property
