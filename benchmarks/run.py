@@ -336,6 +336,47 @@ def print_gendeneia(result: dict, console: Console) -> None:
     console.print(table)
 
 
+def bench_search(repeat: int, states: int = 20) -> dict:
+    """What a search pays a simulation on three-player Gendeneía mid-game states (after 10-40
+    random actions): ``GendeneiaGame.clone`` against ``copy.deepcopy`` (the reference, in the
+    same run), and a sampled world from the seat's observation (``gendeneia_env.worlds``);
+    microseconds a call, medians over ``repeat`` timings of every state."""
+    import copy
+    import random
+
+    from gendeneia_env.encoding import encode
+    from gendeneia_env.game import GendeneiaConfig, GendeneiaGame
+    from gendeneia_env.worlds import sample_world, view_from_observation
+
+    config = GendeneiaConfig()
+    games = []
+    for seed in range(states):
+        game, rng = GendeneiaGame(config, seed=seed), random.Random(seed)
+        for _ in range(10 + seed * 30 // max(states - 1, 1)):
+            game.apply(rng.choice(game.legal_actions()))
+        games.append(game)
+    views = [view_from_observation(encode(g.observe(g.current), config), config) for g in games]
+    world_rng = random.Random(0)
+    fns = {
+        "deepcopy": lambda: [copy.deepcopy(g) for g in games],
+        "clone": lambda: [g.clone() for g in games],
+        "sampled world": lambda: [sample_world(v, config, world_rng) for v in views],
+    }
+    seconds = median_seconds(fns, repeat)
+    micro = {name: 1e6 * t / states for name, t in seconds.items()}
+    return {"microseconds": micro, "clone_speedup": micro["deepcopy"] / micro["clone"]}
+
+
+def print_search(result: dict, console: Console) -> None:
+    table = Table(title="Gendeneía search primitives, 3 players, mid-game (medians)")
+    table.add_column("call")
+    table.add_column("µs", justify="right")
+    for name, value in result["microseconds"].items():
+        table.add_row(name, f"{value:,.1f}")
+    console.print(table)
+    console.print(f"  clone against deepcopy: {result['clone_speedup']:.1f}x faster")
+
+
 # ---------------------------------------------------------------------------------------------
 # The batched engine
 
@@ -1025,7 +1066,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "which",
         choices=[
-            *("hands", "envs", "gendeneia", "batched", "solver", "ray", "population", "report"),
+            *("hands", "envs", "gendeneia", "search", "batched", "solver", "ray", "population"),
+            "report",
             "methods",
             "all",
         ],
@@ -1116,6 +1158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("gendeneia", "all"):
         results["gendeneia"] = bench_gendeneia([2, 4, 6], args.seconds, args.env_repeat)
         print_gendeneia(results["gendeneia"], console)
+    if args.which in ("search", "all"):
+        results["search"] = bench_search(args.env_repeat)
+        print_search(results["search"], console)
     if args.which in ("batched", "all"):
         sizes = [int(n) for n in args.sizes.split(",")]
         results["batched"] = bench_batched(sizes, args.seconds, args.env_repeat, args.ppo_steps)

@@ -122,3 +122,13 @@ def test_the_methods_benchmark_times_each_learner_and_splits_its_time():
         assert figures["steps/s"] > 0
     assert result["MaskablePPO (5 epochs)"]["ratio to MaskablePPO"] == 1.0
     assert result["MCCFR (100 buckets)"]["traversals/s"] > 0
+
+
+def test_the_search_benchmark_times_every_primitive_beside_its_reference():
+    from benchmarks.run import bench_search
+
+    result = bench_search(repeat=1, states=3)
+    assert set(result["microseconds"]) == {"deepcopy", "clone", "sampled world"}
+    assert all(v > 0 for v in result["microseconds"].values())
+    micro = result["microseconds"]
+    assert result["clone_speedup"] == pytest.approx(micro["deepcopy"] / micro["clone"])
