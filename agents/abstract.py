@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.solved import SolvedAgent, read_exchange_point
+from agents.solved import SolvedAgent, point_action_ids, read_exchange_point
 from lith_env import encoding
 from lith_env.cards import NUM_CARDS
 from tablegame.registry import register
@@ -72,19 +72,13 @@ class _AbstractExchangeReader:
         for _, gave, _, got, _ in at.exchanges:
             public[:, gave : gave + NUM_CARDS] = 0
             public[:, got : got + NUM_CARDS] = 0
-        public = np.ascontiguousarray(public)
         rows_as_bytes = public.view(np.dtype((np.void, public.itemsize * public.shape[1])))
         _, first, group = np.unique(rows_as_bytes.ravel(), return_index=True, return_inverse=True)
         own = observations[:, at.own : at.own + NUM_CARDS] > 0.5
         if not (own.sum(axis=1) == 3).all():
             raise ValueError("abstract: an observation without three own cards (no hand to play)")
-        cards = np.nonzero(own)[1].reshape(len(observations), 3)
         abstraction = self.abstraction
-        local = abstraction.position[cards]
-        if (local < 0).any():
-            raise ValueError("abstract: a card outside the deck the strategy was solved for")
-        size = len(abstraction.deck)
-        buckets = abstraction.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+        buckets = abstraction.buckets_of(np.nonzero(own)[1].reshape(len(observations), 3))
         out = np.zeros((len(observations), self.num_actions))
         for g, row in enumerate(first):
             at_point = read_exchange_point(
@@ -92,7 +86,7 @@ class _AbstractExchangeReader:
             )
             where = np.flatnonzero(group == g)
             rows = abstraction.strategy[self._decision(at_point), buckets[where]]
-            ids = self._action_ids(at_point)
+            ids = point_action_ids(at_point, self.trees, self.keep)
             out[np.ix_(where, ids)] = rows[:, : len(ids)]
         return out
 
@@ -100,17 +94,12 @@ class _AbstractExchangeReader:
         key = (at.round, self.abstraction.tree.stage_index[at.patterns], at.point, at.line)
         return self.abstraction.decision_of[key]
 
-    def _action_ids(self, at: Any) -> list[int]:
-        if at.exchanging:
-            return list(range(self.keep, self.keep + 4))
-        return list(self.trees[at.round][at.point].actions)
-
     def probabilities(self, obs: np.ndarray) -> np.ndarray:
         at = read_exchange_point(obs, self.trees, self.ends, self.nodes, "abstract")
         row = self.abstraction.strategy[
-            self._decision(at), self.abstraction.information_set(at.deal_key)
+            self._decision(at), self.abstraction.information_set(at.hand, at.deal_key)
         ]
-        ids = self._action_ids(at)
+        ids = point_action_ids(at, self.trees, self.keep)
         out = np.zeros(self.num_actions)
         out[ids] = row[: len(ids)]
         return out

@@ -20,7 +20,7 @@ from lith_env import encoding
 from lith_env.cards import NUM_CARDS
 from tablegame.registry import register
 
-__all__ = ["ExchangePoint", "SolvedAgent", "node_keys", "read_exchange_point"]
+__all__ = ["ExchangePoint", "SolvedAgent", "node_keys", "point_action_ids", "read_exchange_point"]
 
 _PATTERN = {(False, False): "none", (True, False): "draw0", (False, True): "draw1"}
 _PATTERN[(True, True)] = "swap"  # (first player discarded?, dealer discarded?) -> the course
@@ -271,6 +271,14 @@ def read_exchange_point(
     )
 
 
+def point_action_ids(at: ExchangePoint, trees: Sequence[Any], keep: int) -> list[int]:
+    """The env's action ids of the decision ``at``, in the strategy's order: keep and the
+    three discards at an exchange (``keep`` the keep id), else the betting node's actions."""
+    if at.exchanging:
+        return list(range(keep, keep + 4))
+    return list(trees[at.round][at.point].actions)
+
+
 class _ExchangeReader:
     """Reads a heads-up observation of a game with exchanges into the solved strategy's
     decision point, betting line and private state, and gives that point's probabilities
@@ -302,9 +310,6 @@ class _ExchangeReader:
         stage = self.stages[at.patterns]
         state = self._state(stage, at.position, at.deal_key)
         out = np.zeros(self.num_actions)
-        probs = self.strategy[(at.round, stage.index, at.point)][at.line, state]
-        if at.exchanging:
-            out[self.keep : self.keep + 4] = probs
-        else:
-            out[list(game.trees[at.round][at.point].actions)] = probs
+        ids = point_action_ids(at, game.trees, self.keep)
+        out[ids] = self.strategy[(at.round, stage.index, at.point)][at.line, state]
         return out

@@ -50,6 +50,7 @@ __all__ = [
     "ExchangeAbstraction",
     "PublicTree",
     "expand",
+    "hand_buckets",
     "load_exchange_abstract",
     "sampled_value",
     "save_exchange_abstract",
@@ -424,7 +425,6 @@ def expand(solver: Any, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple,
     private state plays its current hand's bucket at the public node of its line."""
     tree = solver.tree
     lookup = {key: d for d, key in ((tree.decision[i], tree.keys[i]) for i in tree.decisions)}
-    position, size = solver.position, len(solver.deck)
     out: dict[tuple, np.ndarray] = {}
     from lith_solver.exchanges import ExchangeSolver
 
@@ -437,8 +437,7 @@ def expand(solver: Any, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple,
         if solver.recall == "perfect":
             rows = _history_ids(solver, stage.state_keys[player])
         else:
-            local = position[stage.state_hands[player]]
-            rows = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+            rows = hand_buckets(solver, stage.state_hands[player])
         d = np.array([lookup[(r, stage_index, point, line)] for line in range(lines)])
         out[key] = strategy[d][:, rows, :actions]
     return out
@@ -482,30 +481,39 @@ class ExchangeAbstraction:
             self.tree.keys[i]: int(self.tree.decision[i]) for i in self.tree.decisions
         }
 
-    def information_set(self, deal_key: tuple[int, ...]) -> int:
-        """The row a private state plays: its current hand's bucket (recall "hand") or its
-        history's number (recall "perfect"), from the exact game's state key (the dealt
-        hand, then per exchange the slot given, -1 none, and the card got, -1 none)."""
-        return int(_history_ids(self, np.array([deal_key]), self.recall == "hand")[0])
+    def buckets_of(self, hands: np.ndarray) -> np.ndarray:
+        """The bucket of each sorted hand (rows of ``hands``): :func:`hand_buckets`."""
+        return hand_buckets(self, hands)
+
+    def information_set(self, hand: tuple[int, ...], deal_key: tuple[int, ...]) -> int:
+        """The row a private state plays: the bucket of the ``hand`` it holds now (recall
+        "hand") or its history's number (recall "perfect"), from the exact game's state key
+        (the dealt hand, then per exchange the slot given, -1 none, and the card got, -1
+        none)."""
+        if self.recall == "hand":
+            return int(self.buckets_of(np.array([hand]))[0])
+        return int(_history_ids(self, np.array([deal_key]))[0])
 
 
-def _history_ids(solver: Any, keys: np.ndarray, current_hand: bool = False) -> np.ndarray:
-    """Recall "perfect": each private state's number (its deal's bucket, then per exchange
-    its action and the card it got), from the exact game's state keys. ``current_hand``:
-    the bucket of the hand held after the exchanges instead (recall "hand")."""
-    size = len(solver.deck)
-    hands = keys[:, :3].copy()
-    if current_hand:
-        for e in range(3, keys.shape[1], 2):
-            for row in np.flatnonzero(keys[:, e] >= 0):
-                hands[row, keys[row, e]] = keys[row, e + 1]
-                hands[row] = np.sort(hands[row])
-    local = solver.position[hands]
+def hand_buckets(owner: Any, hands: np.ndarray) -> np.ndarray:
+    """The bucket of each sorted three-card hand (rows of ``hands``) in ``owner``'s
+    abstraction (a solver, or one loaded); ``ValueError`` for a card outside its deck."""
+    hands = np.asarray(hands, dtype=np.int64)
+    position, size = owner.position, len(owner.deck)
+    if hands.size and (hands.min() < 0 or hands.max() >= len(position)):
+        raise ValueError("abstract: a card outside the deck the strategy was solved for")
+    local = position[hands]
     if (local < 0).any():
         raise ValueError("abstract: a card outside the deck the strategy was solved for")
-    ids = solver.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
-    if current_hand:
-        return ids
+    return owner.bucket[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]]
+
+
+def _history_ids(solver: Any, keys: np.ndarray) -> np.ndarray:
+    """Recall "perfect": each private state's number (its deal's bucket, then per exchange
+    its action and the card it got), from the exact game's state keys (the dealt hand, then
+    per exchange the slot given, -1 for none, and the card got, -1 for none)."""
+    size = len(solver.deck)
+    ids = hand_buckets(solver, keys[:, :3])
     for e in range(3, keys.shape[1], 2):
         slot, got = keys[:, e], keys[:, e + 1]
         received = np.where(got >= 0, solver.position[np.maximum(got, 0)] + 1, 0)
