@@ -95,8 +95,12 @@ def load_full_game(path: Path) -> dict[str, Any]:
     return table
 
 
+def out_folder(table: dict[str, Any]) -> Path:
+    return Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+
+
 def seed_folder(table: dict[str, Any], seed: int) -> Path:
-    return Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr")) / f"seed-{seed}"
+    return out_folder(table) / f"seed-{seed}"
 
 
 def bot_spec(table: dict[str, Any], seed: int, folder: Path | None = None) -> str:
@@ -114,9 +118,7 @@ def _done(table: dict[str, Any], seed: int, piece: str) -> bool:
     if piece == "solve":
         return (folder / "abstraction.json").is_file()
     if piece == "lbr":
-        return (folder / "lbr.json").is_file() and all(
-            (folder / f"lbr-{i}.json").is_file() for i in _snapshots(table, folder)
-        )
+        return all(path.is_file() for path, _, _ in _lbr_targets(table, folder))
     if piece == "matches":
         return all((folder / _vs(o) / "results.json").is_file() for o in opponents(table))
     return _protocol_figure(table, seed) is not None
@@ -125,7 +127,7 @@ def _done(table: dict[str, Any], seed: int, piece: str) -> bool:
 def _protocol_figure(table: dict[str, Any], seed: int) -> dict[str, Any] | None:
     """The seed's protocol figure, from any protocol run of the experiment (each writes
     ``OUT/protocol-...`` with the figures of the seeds it measured)."""
-    out = Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+    out = out_folder(table)
     target = bot_spec(table, seed)
     for path in sorted(out.glob("protocol*/protocol.json")):
         figures = json.loads(path.read_text())["figures"]
@@ -134,12 +136,18 @@ def _protocol_figure(table: dict[str, Any], seed: int) -> dict[str, Any] | None:
     return None
 
 
-def _snapshots(table: dict[str, Any], folder: Path) -> list[int]:
-    """The snapshots LBR measures: all but the last (the bot itself)."""
-    if not table["evaluate"].get("lbr_snapshots", False):
-        return []
-    found = sorted(int(p.name) for p in (folder / "iterations").glob("*") if p.name.isdigit())
-    return found[:-1]
+def _lbr_targets(table: dict[str, Any], folder: Path) -> list[tuple[Path, Path, int]]:
+    """What LBR measures in a seed's folder: (its figure's file, the strategy, hands), the bot
+    first, then with ``lbr_snapshots`` every snapshot but the last (the bot itself)."""
+    evaluate = table["evaluate"]
+    targets = [(folder / "lbr.json", folder, evaluate.get("lbr_hands", 2_000))]
+    if evaluate.get("lbr_snapshots", False):
+        found = sorted(int(p.name) for p in (folder / "iterations").glob("*") if p.name.isdigit())
+        hands = evaluate.get("lbr_snapshot_hands", 2_000)
+        targets += [
+            (folder / f"lbr-{i}.json", folder / "iterations" / str(i), hands) for i in found[:-1]
+        ]
+    return targets
 
 
 def _vs(opponent: str) -> str:
@@ -174,7 +182,7 @@ def run_protocol(
     in one run (on Ray: every exploiter at once), into ``OUT/protocol-seeds-...``."""
     from training.exploiter import main as exploiter_main
 
-    out = Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+    out = out_folder(table)
     argv = ["--protocol", "heads-up", "--eval-every", "0",
             "--out", str(out / ("protocol-seeds-" + "-".join(map(str, seeds))))]  # fmt: skip
     for seed in seeds:
@@ -188,18 +196,10 @@ def run_protocol(
 def _lbr(table: dict[str, Any], seed: int, folder: Path) -> None:
     from agents.lbr import lbr_gain, local_best_response
 
-    evaluate = table["evaluate"]
-    hands, particles = evaluate.get("lbr_hands", 2_000), evaluate.get("lbr_particles", 1_000)
-    targets = [(folder / "lbr.json", folder)]
-    targets += [
-        (folder / f"lbr-{i}.json", folder / "iterations" / str(i))
-        for i in _snapshots(table, folder)
-    ]
-    for path, strategy in targets:
+    particles = table["evaluate"].get("lbr_particles", 1_000)
+    for path, strategy, hands in _lbr_targets(table, folder):
         if path.is_file():
             continue
-        if strategy != folder:
-            hands = evaluate.get("lbr_snapshot_hands", 2_000)
         lbr = local_best_response(bot_spec(table, seed, strategy), {}, particles, seed)
         result = lbr_gain(lbr, hands, seed)
         path.write_text(json.dumps(result, indent=2) + "\n")
@@ -265,7 +265,7 @@ def run_full_game(
 
 def summarize(table: dict[str, Any], seeds: Sequence[int]) -> Path:
     """``OUT/full_game.md`` and ``.json``: each seed's figures, chips/100 hands."""
-    out = Path(table["evaluate"].get("out", "runs/lith_hu_full_mccfr"))
+    out = out_folder(table)
     out.mkdir(parents=True, exist_ok=True)
     rows: dict[int, dict[str, Any]] = {}
     for seed in seeds:
@@ -274,10 +274,10 @@ def summarize(table: dict[str, Any], seeds: Sequence[int]) -> Path:
         record = _read(folder / "abstraction.json")
         if record:
             row["core_minutes"] = record["curve"][-1]["cpu_seconds"] / 60
-        for name in ("lbr.json", *(f"lbr-{i}.json" for i in _snapshots(table, folder))):
-            figure = _read(folder / name)
+        for path, _, _ in _lbr_targets(table, folder):
+            figure = _read(path)
             if figure:
-                row[name.removesuffix(".json")] = _figure(figure)
+                row[path.stem] = _figure(figure)
         for opponent in opponents(table):
             result = _read(folder / _vs(opponent) / "results.json")
             if result:
