@@ -317,9 +317,7 @@ class GendeneiaGame:
         game.initial_order = {"choice": list(draws[0]), "force": list(draws[1])}
         game.lots = [[list(lot) for lot in lots] for lots in view.lots]
         game.temp_lots, game._temp_order = None, []
-        game.hands = [
-            list(view.hand) if hand is None else list(hand) for hand in hands
-        ]  # fmt: skip
+        game.hands = [list(view.hand) if hand is None else list(hand) for hand in hands]
         game.opener, game.round, game.reshuffles = view.opener, view.round, view.reshuffles
         n = config.num_players
         current = view.current_player

@@ -18,7 +18,7 @@ import numpy as np
 
 from gendeneia_env.encoding import PHASES, layout, read
 from gendeneia_env.game import CHOICE_IDS, FORCE_IDS, GendeneiaConfig, GendeneiaGame, GendeneiaView
-from gendeneia_env.scoring import lot_value, score
+from gendeneia_env.lookahead import score_of
 
 __all__ = ["sample_world", "unseen_cards", "view_from_observation"]
 
@@ -69,9 +69,7 @@ def view_from_observation(obs: np.ndarray, config: GendeneiaConfig) -> Gendeneia
             tuple(c for c in discards if c >= 36),
         ),
         pending=pending,
-        scores=tuple(
-            score(*(lot_value(lot, config.presum) for lot in seat_lots)) for seat_lots in lots
-        ),
+        scores=tuple(score_of(seat_lots, config.presum) for seat_lots in lots),
     )
 
 
