@@ -20,7 +20,7 @@ Lots = Sequence[Sequence[Pair]]  # a seat's Collars, Hope and Blood lots
 
 def score_of(lots: Lots, presum: str | None = None) -> int:
     """A seat's score from its three lots."""
-    return score(*(lot_value(lot, presum) for lot in lots))
+    return score(*[lot_value(lot, presum) for lot in lots])
 
 
 def after_play(lots: Lots, choice: int, force: int) -> list[list[Pair]]:
@@ -35,7 +35,13 @@ def after_play(lots: Lots, choice: int, force: int) -> list[list[Pair]]:
 def play_delta(lots: Lots, choice: int, force: int, presum: str | None = None) -> int:
     """How much a seat's score changes if the pair is played onto its lots (negative is good
     for that seat: the lowest score wins)."""
-    return score_of(after_play(lots, choice, force), presum) - score_of(lots, presum)
+    values = [lot_value(lot, presum) for lot in lots]
+    before = score(*values)
+    index = choice // 12  # only the pair's own lot changes
+    lot = [*lots[index], (choice, force)]
+    trump_lot(lot, force)
+    values[index] = lot_value(lot, presum)
+    return score(*values) - before
 
 
 def removal_delta(lots: Lots, choice: int, presum: str | None = None) -> int:

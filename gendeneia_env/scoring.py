@@ -22,11 +22,17 @@ PRESUMS = (None, "ignore", "subtract")
 LOT_NAMES = tuple(SUIT_NAMES[s] for s in CHOICE_SUITS)  # Collars, Hope, Blood
 
 
+_VALUE = tuple(value(card) for card in range(72))  # read in every rollout step of a search
+_SUIT = tuple(suit(card) for card in range(72))
+
+
 def lot_value(pairs: Iterable[tuple[int, int]], presum: str | None = None) -> int:
     """The value of one lot of (choice id, force id) pairs."""
+    if presum is None:
+        return sum([_VALUE[choice] for choice, _ in pairs])
     sides = {"Q": 0, "W": 0, "T": 0}
     for choice, force in pairs:
-        sides[suit(force)] += value(choice)
+        sides[_SUIT[force]] += _VALUE[choice]
     if presum is None:
         return sides["Q"] + sides["W"] + sides["T"]
     if presum == "ignore":
