@@ -40,7 +40,7 @@ def test_specs_with_parameters():
         (
             "tag",
             "gendeneia",
-            "unknown agent 'tag' for gendeneia; built-in agents: greedy, mixture, ppo",
+            "unknown agent 'tag' for gendeneia; built-in agents: greedy, ismcts, mixture, ppo",
         ),
         ("bluffer:frequency=0.3", "lith", "bad parameter 'frequency=0.3'; parameters: freq=..."),
         ("bluffer:freq", "lith", "bad parameter 'freq'"),
@@ -326,6 +326,16 @@ def test_random_agent_draws_as_it_always_did():
 # ----------------------------------------------------------------------------- help texts
 
 
+VALID_VALUES = {  # a parameter that 0.5 does not suit
+    ("bluffer", "freq"): "0.3",
+    ("ismcts", "iterations"): "5",
+    ("ismcts", "policy"): "greedy",
+    ("ismcts", "reward"): "blend",
+    ("ismcts", "final"): "visits",
+    ("ismcts", "tree"): "flat",
+}
+
+
 def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes():
     from tablegame.registry import AGENTS, agent_catalogue
 
@@ -338,7 +348,7 @@ def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes(
                 continue
             make_agent(name, game)
             for p in parameters:  # each listed parameter is one make_agent accepts
-                value = "0.3" if name == "bluffer" and p == "freq" else "0.5"
+                value = VALID_VALUES.get((name, p), "0.5")
                 make_agent(f"{name}:{p}={value}", game)
     assert "bluffer (freq, bet, raise, call)" in agent_catalogue("lith")
     assert "ppo:PATH" in agent_catalogue("gendeneia")
