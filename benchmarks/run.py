@@ -367,6 +367,95 @@ def bench_search(repeat: int, states: int = 20) -> dict:
     return {"microseconds": micro, "clone_speedup": micro["deepcopy"] / micro["clone"]}
 
 
+def bench_ismcts(iterations: int, repeat: int, states: int = 12) -> dict:
+    """The search itself, on one core: simulations a second of ``agents.ismcts`` against
+    OpenSpiel's ``ISMCTSBot`` (the reference) on Kuhn poker, both with random rollouts, timed
+    in turn in the same run; and milliseconds a Gendeneía decision of ``ismcts:iterations=N``
+    (default options) at the opening, mid game and end game of three-player games."""
+    import random
+
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from agents.gendeneia_ismcts import ISMCTSAgent
+    from agents.ismcts import SearchSettings, SpielRules, search
+    from gendeneia_env.encoding import action_mask, encode
+    from gendeneia_env.game import GendeneiaConfig, GendeneiaGame
+
+    kuhn = pyspiel.load_game("kuhn_poker")
+    root = kuhn.new_initial_state()
+    for card in (0, 2):
+        root.apply_action(card)
+    rules, settings = SpielRules(seed=0), SearchSettings(iterations=iterations, c=2.0)
+    bot = ismcts.ISMCTSBot(
+        kuhn,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        2.0,
+        iterations,
+        random_state=np.random.RandomState(0),
+    )
+    rng = random.Random(0)
+    seconds = median_seconds(
+        {
+            "agents.ismcts": lambda: search(
+                rules, lambda r: rules.sample_world(root, r), settings, rng
+            ),
+            "OpenSpiel ISMCTSBot": lambda: bot.get_policy(root),
+        },
+        repeat,
+    )
+    kuhn_rates = {name: iterations / t for name, t in seconds.items()}
+
+    config = GendeneiaConfig()
+    agent = ISMCTSAgent(seed=0, config=config, iterations=iterations)
+    stages: dict[str, list[float]] = {"opening": [], "mid game": [], "end game": []}
+    for seed in range(states):
+        game, play = GendeneiaGame(config, seed=seed), random.Random(seed)
+        while not game.is_over:
+            mask = action_mask(game)
+            if mask.sum() > 1:
+                stage = (
+                    "opening" if game.round < 3 else "mid game" if game.round < 7 else "end game"
+                )
+                obs = encode(game.observe(game.current), config)
+                start = time.perf_counter()
+                agent.act(obs, mask)
+                stages[stage].append(1000 * (time.perf_counter() - start))
+            game.apply(play.choice(game.legal_actions()))
+    ms = {
+        stage: {"median": float(np.median(t)), "p95": float(np.percentile(t, 95)), "n": len(t)}
+        for stage, t in stages.items()
+    }
+    every = [t for ts in stages.values() for t in ts]
+    ms["all"] = {
+        "median": float(np.median(every)),
+        "p95": float(np.percentile(every, 95)),
+        "n": len(every),
+    }
+    return {
+        "iterations": iterations,
+        "kuhn simulations/s": kuhn_rates,
+        "kuhn speedup": kuhn_rates["agents.ismcts"] / kuhn_rates["OpenSpiel ISMCTSBot"],
+        "gendeneia ms a decision": ms,
+    }
+
+
+def print_ismcts(result: dict, console: Console) -> None:
+    table = Table(title=f"ISMCTS on Kuhn poker, {result['iterations']} simulations a search")
+    table.add_column("search")
+    table.add_column("simulations/s", justify="right")
+    for name, rate in result["kuhn simulations/s"].items():
+        table.add_row(name, f"{rate:,.0f}")
+    console.print(table)
+    console.print(f"  agents.ismcts against OpenSpiel's bot: {result['kuhn speedup']:.1f}x")
+    table = Table(title=f"ismcts:iterations={result['iterations']}, 3-player Gendeneía, one core")
+    for column in ("stage", "decisions", "median ms", "p95 ms"):
+        table.add_column(column, justify="left" if column == "stage" else "right")
+    for stage, figures in result["gendeneia ms a decision"].items():
+        table.add_row(stage, str(figures["n"]), f"{figures['median']:.1f}", f"{figures['p95']:.1f}")
+    console.print(table)
+
+
 def print_search(result: dict, console: Console) -> None:
     table = Table(title="Gendeneía search primitives, 3 players, mid-game (medians)")
     table.add_column("call")
@@ -1138,6 +1227,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=200,
         help="methods: MCCFR iterations timed (1,000 sampled deals a player each)",
     )
+    parser.add_argument(
+        "--search-iterations",
+        type=int_at_least(1),
+        default=200,
+        help="search: simulations a search (Kuhn poker and Gendeneía)",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     return parser
 
@@ -1161,6 +1256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("search", "all"):
         results["search"] = bench_search(args.env_repeat)
         print_search(results["search"], console)
+        results["ismcts"] = bench_ismcts(args.search_iterations, args.env_repeat)
+        print_ismcts(results["ismcts"], console)
     if args.which in ("batched", "all"):
         sizes = [int(n) for n in args.sizes.split(",")]
         results["batched"] = bench_batched(sizes, args.seconds, args.env_repeat, args.ppo_steps)

@@ -124,6 +124,22 @@ def test_the_methods_benchmark_times_each_learner_and_splits_its_time():
     assert result["MCCFR (100 buckets)"]["traversals/s"] > 0
 
 
+@pytest.mark.openspiel
+def test_the_ismcts_benchmark_times_both_searches_and_every_stage():
+    from benchmarks.run import bench_ismcts
+
+    result = bench_ismcts(iterations=20, repeat=1, states=1)
+    rates = result["kuhn simulations/s"]
+    assert set(rates) == {"agents.ismcts", "OpenSpiel ISMCTSBot"} and min(rates.values()) > 0
+    assert result["kuhn speedup"] == pytest.approx(
+        rates["agents.ismcts"] / rates["OpenSpiel ISMCTSBot"]
+    )
+    stages = result["gendeneia ms a decision"]
+    assert set(stages) == {"opening", "mid game", "end game", "all"}
+    assert stages["all"]["n"] == sum(stages[s]["n"] for s in ("opening", "mid game", "end game"))
+    assert all(0 < f["median"] <= f["p95"] for f in stages.values())
+
+
 def test_the_search_benchmark_times_every_primitive_beside_its_reference():
     from benchmarks.run import bench_search
 
