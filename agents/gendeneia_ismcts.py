@@ -21,18 +21,42 @@ from typing import Any
 import numpy as np
 
 from agents.ismcts import SearchSettings, final_policy, search
-from gendeneia_env.encoding import num_actions
+from gendeneia_env.encoding import (
+    action_from_id,
+    action_mask,
+    encode,
+    num_actions,
+    observation_size,
+)
 from gendeneia_env.game import DISCARD, KEEP, PASS, GAction, GendeneiaConfig, GendeneiaGame
 from gendeneia_env.lookahead import play_delta, removal_delta, score_of
 from gendeneia_env.worlds import sample_world, view_from_observation
 from tablegame.registry import register
 
-__all__ = ["POLICIES", "REWARDS", "GendeneiaSearchRules", "ISMCTSAgent", "rollout_move"]
+__all__ = [
+    "POLICIES",
+    "REWARDS",
+    "GendeneiaSearchRules",
+    "ISMCTSAgent",
+    "action_id",
+    "draw",
+    "rollout_move",
+]
 
-POLICIES = ("random", "greedy", "spoiler")
+POLICIES = ("random", "greedy", "spoiler", "prior")
 REWARDS = ("win", "blend")
 MARGIN_SCALE = 24  # a score lead of this many points counts as the blend's full margin
 MARGIN_WEIGHT = 0.25
+
+
+def draw(weights: np.ndarray, rng: random.Random) -> int:
+    """An index drawn in proportion to ``weights`` by ``rng``."""
+    point, total = rng.random() * float(weights.sum()), 0.0
+    for i, w in enumerate(weights):
+        total += float(w)
+        if point < total:
+            return i
+    return len(weights) - 1
 
 
 def rollout_move(game: GendeneiaGame, policy: str, rng: random.Random) -> GAction:
@@ -77,10 +101,21 @@ def rollout_move(game: GendeneiaGame, policy: str, rng: random.Random) -> GActio
 class GendeneiaSearchRules:
     """The engine as :class:`agents.ismcts.SearchRules`: a seat's information state is its
     view (``observe``), a return its share of the win, plus under ``reward="blend"`` a
-    quarter of its score margin over the others' mean (over 24 points, clipped to ±1)."""
+    quarter of its score margin over the others' mean (over 24 points, clipped to ±1).
+    ``network`` (an agent with ``action_probabilities``, a ``ppo:`` model) gives PUCT's
+    priors and, under ``policy="prior"``, plays the rollouts."""
 
-    def __init__(self, policy: str = "spoiler", reward: str = "win") -> None:
-        self.policy, self.reward = policy, reward
+    def __init__(
+        self,
+        policy: str = "spoiler",
+        reward: str = "win",
+        network: Any = None,
+        config: GendeneiaConfig | None = None,
+    ) -> None:
+        if policy == "prior" and network is None:
+            raise ValueError("policy=prior: needs a network (prior=PATH)")
+        self.policy, self.reward, self.network = policy, reward, network
+        self.config = config or GendeneiaConfig()
 
     def to_act(self, state: GendeneiaGame) -> int | None:
         return state.current
@@ -107,20 +142,39 @@ class GendeneiaSearchRules:
             out.append(share + MARGIN_WEIGHT * margin)
         return out
 
+    def network_probabilities(self, state: GendeneiaGame) -> np.ndarray:
+        """The network's probability of each action id for the seat to act."""
+        seat = state.current
+        assert seat is not None and self.network is not None
+        obs = encode(state.observe(seat), self.config)
+        return self.network.action_probabilities(obs[None], action_mask(state)[None])[0]
+
+    def prior(self, state: GendeneiaGame, seat: int, legal: list[GAction]) -> list[float]:
+        probabilities = self.network_probabilities(state)
+        n = self.config.num_players
+        return [float(probabilities[action_id(action, seat, n)]) for action in legal]
+
     def rollout(self, state: GendeneiaGame, rng: random.Random) -> list[float]:
         while state.current is not None:
-            state.apply(rollout_move(state, self.policy, rng))
+            if self.policy == "prior" and len(state.legal_actions()) > 1:
+                probabilities = self.network_probabilities(state)
+                ids = np.flatnonzero(probabilities > 0)
+                chosen = int(ids[draw(probabilities[ids], rng)])
+                state.apply(action_from_id(state, chosen))
+            else:
+                state.apply(rollout_move(state, self.policy, rng))
         return self.returns(state)
 
 
-def _action_id(action: GAction, n: int) -> int:
-    """The id of a world's action for seat 0 (``gendeneia_env.encoding``'s numbering)."""
+def action_id(action: GAction, seat: int, n: int) -> int:
+    """The id ``seat`` gives an engine action (``gendeneia_env.encoding``'s numbering: a
+    play's target counted from the seat)."""
     if action.kind == "keep":
         return 0
     if action.kind == "discard":
         return 1
     if action.kind == "play":
-        return 2 + action.target  # type: ignore[operator]
+        return 2 + (action.target - seat) % n  # type: ignore[operator]
     if action.kind == "remove":
         return 2 + n + action.card  # type: ignore[operator]
     return 38 + n
@@ -130,8 +184,9 @@ def _action_id(action: GAction, n: int) -> int:
 class ISMCTSAgent:
     """Information-set MCTS from the seat's observation: ``iterations`` worlds a decision (or
     ``ms`` milliseconds of them), exploration ``c``, rollouts by ``policy`` (random, greedy,
-    spoiler), returns ``reward`` (win, blend), ``final`` (max_visits, visits, max_value)
-    and ``tree`` (ismcts, or flat Monte Carlo over worlds)."""
+    spoiler, or prior: the network), returns ``reward`` (win, blend), ``final`` (max_visits,
+    visits, max_value) and ``tree`` (ismcts, or flat Monte Carlo over worlds). ``prior``: a
+    ``ppo:`` model file (expert iteration's network) whose policy guides the search (PUCT)."""
 
     needs_observation = True
 
@@ -146,6 +201,7 @@ class ISMCTSAgent:
         reward: str = "win",
         final: str = "max_visits",
         tree: str = "ismcts",
+        prior: str | None = None,
     ) -> None:
         self.config = config or GendeneiaConfig()
         if self.config.round_lots:
@@ -157,11 +213,29 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: policy must be one of {', '.join(POLICIES)}; got {policy!r}")
         if reward not in REWARDS:
             raise ValueError(f"ismcts: reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+        select = "uct" if prior is None else "puct"
         try:
-            self.settings = SearchSettings(iterations, ms, c, final, tree)
+            self.settings = SearchSettings(iterations, ms, c, final, tree, select)
         except ValueError as error:
             raise ValueError(f"ismcts: {error}") from None
-        self.rules = GendeneiaSearchRules(policy, reward)
+        network = None
+        if prior is not None:
+            from agents.ppo import PPOAgent
+
+            try:
+                network = PPOAgent(str(prior), deterministic=False)
+            except ValueError as error:
+                raise ValueError(f"ismcts: prior: {error}") from None
+            misfits = network.misfits(observation_size(self.config), num_actions(self.config))
+            if misfits:
+                space, got, table = misfits[0]
+                raise ValueError(
+                    f"ismcts: prior: the model's {space} space has size {got}, the table's {table}"
+                )
+        try:
+            self.rules = GendeneiaSearchRules(policy, reward, network, self.config)
+        except ValueError as error:
+            raise ValueError(f"ismcts: {error}") from None
         self.seed = seed
         self.rng = random.Random(seed)
 
@@ -189,7 +263,7 @@ class ISMCTSAgent:
         legal = list(root)
         n = config.num_players
         for action, p in final_policy(root, self.settings.final, legal).items():
-            out[_action_id(action, n)] = p
+            out[action_id(action, 0, n)] = p
         if (mask[out > 0] == 0).any():
             raise ValueError("action_mask: differs from the legal actions the observation shows")
         return out
@@ -199,12 +273,4 @@ class ISMCTSAgent:
         ids = np.flatnonzero(probabilities)
         if len(ids) == 1:
             return int(ids[0])
-        return int(ids[self._draw(probabilities[ids])])
-
-    def _draw(self, weights: np.ndarray) -> int:
-        point, total = self.rng.random() * float(weights.sum()), 0.0
-        for i, w in enumerate(weights):
-            total += float(w)
-            if point < total:
-                return i
-        return len(weights) - 1
+        return int(ids[draw(probabilities[ids], self.rng)])

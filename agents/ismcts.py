@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "FINAL_POLICIES",
+    "SELECTIONS",
     "TREES",
     "SearchRules",
     "SearchSettings",
@@ -38,6 +39,7 @@ __all__ = [
 
 FINAL_POLICIES = ("max_visits", "visits", "max_value")
 TREES = ("ismcts", "flat")
+SELECTIONS = ("uct", "puct")
 
 
 class SearchRules(Protocol):
@@ -57,17 +59,25 @@ class SearchRules(Protocol):
     def rollout(self, state: Any, rng: random.Random) -> Sequence[float]:
         """Play the game out from ``state`` and give every seat's return."""
 
+    def prior(self, state: Any, seat: int, legal: Sequence[Hashable]) -> Sequence[float]:
+        """The acting seat's prior probability of each legal action (a policy network's,
+        say); asked only with ``select="puct"``."""
+
 
 @dataclass(frozen=True)
 class SearchSettings:
     """A search's budget and choices. ``ms`` (a wall-clock budget a move) overrides
-    ``iterations`` and is not reproducible: a busy machine searches less."""
+    ``iterations`` and is not reproducible: a busy machine searches less. ``select``: UCT
+    (untried actions first, then ``q + c sqrt(ln available / visits)``) or PUCT (AlphaZero's
+    ``q + c prior sqrt(available) / (1 + visits)``, an unvisited action valued at its node's
+    mean return so far; the rules give the priors)."""
 
     iterations: int = 200
     ms: float | None = None
     c: float = 0.7
     final: str = "max_visits"
     tree: str = "ismcts"
+    select: str = "uct"
 
     def __post_init__(self) -> None:
         if type(self.iterations) is not int or self.iterations < 1:
@@ -86,9 +96,13 @@ class SearchSettings:
             raise ValueError(f"final: must be one of {options}; got {self.final!r}")
         if self.tree not in TREES:
             raise ValueError(f"tree: must be one of {', '.join(TREES)}; got {self.tree!r}")
+        if self.select not in SELECTIONS:
+            options = ", ".join(SELECTIONS)
+            raise ValueError(f"select: must be one of {options}; got {self.select!r}")
 
 
-# A node maps each action seen there to its statistics [visits, total return, times available].
+# A node maps each action seen there to its statistics
+# [visits, total return, times available, prior (PUCT only)].
 Node = dict
 
 
@@ -99,7 +113,7 @@ def search(
     rng: random.Random,
 ) -> dict[Hashable, list[float]]:
     """Search from the information state ``sample_world`` deals worlds of; the root's
-    statistics, ``{action: [visits, total return, times available]}``."""
+    statistics, ``{action: [visits, total return, times available, prior]}``."""
     nodes: dict[Hashable, Node] = {}
     deadline = None if settings.ms is None else time.perf_counter() + settings.ms / 1000
     flat = settings.tree == "flat"
@@ -134,7 +148,10 @@ def search(
                     root = node
                 elif not flat:
                     break  # a new leaf: the rollout plays from here
-            action, stats = _select(node, legal, c, rng)
+            if settings.select == "puct":
+                action, stats = _select_puct(node, legal, c, rules, state, seat)
+            else:
+                action, stats = _select(node, legal, c, rng)
             path.append((stats, seat))
             rules.apply(state, action)
         returns = rules.rollout(state, rng)
@@ -153,7 +170,7 @@ def _select(
     for action in legal:
         stats = node.get(action)
         if stats is None:
-            stats = node[action] = [0, 0.0, 0]
+            stats = node[action] = [0, 0.0, 0, 0.0]
         stats[2] += 1
         if stats[0] == 0:
             untried.append(action)
@@ -162,7 +179,7 @@ def _select(
         return action, node[action]
     best, best_score = [], -math.inf
     for action in legal:
-        visits, total, available = node[action]
+        visits, total, available, _ = node[action]
         score = total / visits + c * math.sqrt(math.log(available) / visits)
         if score > best_score + 1e-12:
             best, best_score = [action], score
@@ -170,6 +187,32 @@ def _select(
             best.append(action)
     action = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
     return action, node[action]
+
+
+def _select_puct(
+    node: Node, legal: Sequence[Hashable], c: float, rules: Any, state: Any, seat: int
+) -> tuple[Hashable, list[float]]:
+    """The action with the best PUCT score (the first of equals, in ``legal``'s order);
+    priors are asked of the rules once, when the node first meets an action."""
+    if any(action not in node for action in legal):
+        priors = rules.prior(state, seat, legal)
+        for action, prior in zip(legal, priors, strict=True):
+            if action not in node:
+                node[action] = [0, 0.0, 0, float(prior)]
+    visits = total = 0.0
+    for action in legal:
+        stats = node[action]
+        stats[2] += 1
+        visits += stats[0]
+        total += stats[1]
+    unvisited = total / visits if visits else 0.0
+    best, best_score = legal[0], -math.inf
+    for action in legal:
+        n, w, available, prior = node[action]
+        score = (w / n if n else unvisited) + c * prior * math.sqrt(available) / (1 + n)
+        if score > best_score:
+            best, best_score = action, score
+    return best, node[best]
 
 
 def final_policy(

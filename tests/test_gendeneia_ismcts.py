@@ -160,7 +160,9 @@ def test_rollout_moves_are_legal_and_the_spoiler_hits_the_leader():
     [
         ("ismcts:iterations=0", "ismcts: iterations: must be a positive integer"),
         ("ismcts:ms=-5", "ismcts: ms: must be a positive number"),
-        ("ismcts:policy=ppo", "ismcts: policy must be one of random, greedy, spoiler"),
+        ("ismcts:policy=ppo", "ismcts: policy must be one of random, greedy, spoiler, prior"),
+        ("ismcts:policy=prior", "ismcts: policy=prior: needs a network"),
+        ("ismcts:prior=nowhere.zip", "ismcts: prior: ppo: no model file at 'nowhere.zip'"),
         ("ismcts:reward=score", "ismcts: reward must be one of win, blend"),
         ("ismcts:final=best", "ismcts: final: must be one of max_visits, visits, max_value"),
         ("ismcts:depth=3", "bad parameter 'depth=3'"),

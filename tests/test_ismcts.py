@@ -26,6 +26,7 @@ from agents.ismcts import SearchSettings, SpielRules, final_policy, search
         ({"c": float("nan")}, "c"),
         ({"final": "best"}, "final"),
         ({"tree": "deep"}, "tree"),
+        ({"select": "ucb"}, "select"),
     ],
 )
 def test_bad_settings_are_refused_naming_the_setting(kwargs, named):
@@ -77,6 +78,32 @@ def test_the_best_action_draws_the_visits_and_the_final_policies_read_them():
     assert final_policy(root, "max_value", legal) == {"a": 0.0, "b": 1.0, "c": 0.0}
     shares = final_policy(root, "visits", legal)
     assert shares == pytest.approx({a: v / 200 for a, v in visits.items()})
+
+
+class PickWithPriors(Pick):
+    def __init__(self, priors):
+        self.priors = priors
+        self.asked = 0
+
+    def prior(self, state, seat, legal):
+        self.asked += 1
+        return [self.priors[a] for a in legal]
+
+
+def test_puct_asks_for_priors_once_a_node_and_follows_them_then_the_values():
+    rules = PickWithPriors({"a": 0.98, "b": 0.01, "c": 0.01})
+    few = search(
+        rules, lambda rng: ["start"], SearchSettings(iterations=3, select="puct"), random.Random(0)
+    )
+    assert rules.asked == 1 and few["a"][0] == 3  # a prior this strong is tried first
+    assert few["a"][3] == 0.98
+    many = search(
+        rules,
+        lambda rng: ["start"],
+        SearchSettings(iterations=400, c=1.0, select="puct"),
+        random.Random(0),
+    )
+    assert max(many, key=lambda a: many[a][0]) == "b"  # the values win out
 
 
 def test_ties_share_the_final_policy_and_unvisited_actions_get_nothing():

@@ -1,0 +1,102 @@
+"""Expert iteration (training.expert_iteration): a tiny run end to end, resumed without
+redoing anything, the same data for any number of workers, a fit that learns its targets,
+and bad configs refused naming the key."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.gendeneia_ismcts import ISMCTSAgent
+from gendeneia_env.encoding import action_from_id, action_mask, encode
+from gendeneia_env.game import GendeneiaConfig, GendeneiaGame
+from tablegame.registry import make_agent
+from training import expert_iteration
+from training.expert_iteration import ExItConfig, fit_network, new_model, self_play
+
+TINY = {"generations": 2, "games": 2, "iterations": 4, "eval_games": 3, "epochs": 2}
+
+
+def tiny(tmp_path, **changes) -> ExItConfig:
+    return ExItConfig(**{**TINY, "out": str(tmp_path / "run"), **changes})
+
+
+def test_a_tiny_run_leaves_networks_that_play_alone_and_guide_the_search(tmp_path):
+    config = tiny(tmp_path)
+    progress = expert_iteration.run(config)
+    assert [p["generation"] for p in progress] == [0, 1]
+    for record in progress:
+        assert record["decisions"] > 0 and record["policy loss"] > 0
+        rate = record["alone vs two spoilers"]
+        assert 0 <= rate["win rate"] <= 1
+    run = tmp_path / "run"
+    assert json.loads((run / "progress.json").read_text()) == progress
+    assert (run / "progress.png").is_file() and any((run / "tensorboard").iterdir())
+    model = run / "generation-1" / "model.zip"
+    rules = GendeneiaConfig()
+    alone = make_agent(f"ppo:{model}", "gendeneia", config=rules)
+    guided = ISMCTSAgent(seed=1, config=rules, iterations=6, prior=str(model), policy="prior")
+    with pytest.raises(ValueError, match="ismcts: prior: the model's observation space"):
+        ISMCTSAgent(config=GendeneiaConfig(num_players=4), prior=str(model))
+    game = GendeneiaGame(rules, seed=3)
+    while not game.is_over:
+        seat = game.current
+        agent = alone if seat == 0 else guided
+        choice = agent.act(encode(game.observe(seat), rules), action_mask(game))
+        game.apply(action_from_id(game, choice))
+
+
+def test_a_rerun_resumes_after_the_last_finished_generation(tmp_path):
+    expert_iteration.run(tiny(tmp_path, generations=1))
+    data = tmp_path / "run" / "generation-0" / "data.npz"
+    stamp = data.stat().st_mtime_ns
+    progress = expert_iteration.run(tiny(tmp_path, generations=2))
+    assert [p["generation"] for p in progress] == [0, 1]
+    assert data.stat().st_mtime_ns == stamp
+
+
+def test_self_play_data_do_not_depend_on_the_number_of_workers(tmp_path):
+    one = self_play(tiny(tmp_path, games=12, iterations=3), prior=None)
+    two = self_play(tiny(tmp_path, games=12, iterations=3, workers=2), prior=None)
+    assert one.keys() == two.keys()
+    for key in one:
+        assert np.array_equal(one[key], two[key]), key
+    assert np.allclose(one["visits"].sum(axis=1), 1.0)
+    assert not (one["visits"] * ~one["masks"]).any()  # visits only on legal actions
+    assert set(np.unique(one["games"])) == set(range(12))
+
+
+def test_the_fit_learns_the_visit_distributions(tmp_path):
+    config = tiny(tmp_path, games=4, epochs=30, learning_rate=3e-3)
+    data = self_play(config, prior=None)
+    model = new_model(config)
+    before = fit_network(model, data, ExItConfig(**{**TINY, "epochs": 1, "learning_rate": 1e-9}), 0)
+    after = fit_network(model, data, config, seed=0)
+    assert after["policy loss"] < 0.5 * before["policy loss"]
+    assert after["value loss"] < before["value loss"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("games = 0", "games: must be an integer >= 1"),
+        ("players = 9", "players: must be 2-6"),
+        ("eval_games = 10", "eval_games: must be a multiple of players"),
+        ("reward = 'score'", "reward: must be win or blend"),
+        ("rollout = 'ppo'", "rollout: must be random, greedy, spoiler or prior"),
+        ("net_arch = [64, 0]", "net_arch: must be a list of positive layer widths"),
+        ("learning_rate = 0", "learning_rate: must be > 0"),
+        ("iterationz = 5", "unknown key(s) iterationz"),
+        ("games = ", "bad.toml: Invalid value (at line 1"),
+    ],
+)
+def test_bad_configs_exit_2_naming_the_key(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(SystemExit) as stop:
+        expert_iteration.main([str(path), "--out", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
