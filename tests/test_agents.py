@@ -336,8 +336,13 @@ VALID_VALUES = {  # a parameter that 0.5 does not suit
 }
 
 
-def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes():
+def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes(tmp_path):
     from tablegame.registry import AGENTS, agent_catalogue
+    from training.expert_iteration import ExItConfig, new_model
+
+    model = tmp_path / "gendeneia.zip"  # for ismcts's prior: an untrained 3-player network
+    new_model(ExItConfig()).save(model)
+    valid = {**VALID_VALUES, ("ismcts", "prior"): str(model)}
 
     for game in ("lith", "gendeneia"):
         entries = re.findall(r"([\w:]+)(?: \(([^)]*)\))?(?:, |$)", agent_catalogue(game))
@@ -348,7 +353,7 @@ def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes(
                 continue
             make_agent(name, game)
             for p in parameters:  # each listed parameter is one make_agent accepts
-                value = VALID_VALUES.get((name, p), "0.5")
+                value = valid.get((name, p), "0.5")
                 make_agent(f"{name}:{p}={value}", game)
     assert "bluffer (freq, bet, raise, call)" in agent_catalogue("lith")
     assert "ppo:PATH" in agent_catalogue("gendeneia")
