@@ -5,6 +5,7 @@ and bad configs refused naming the key."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -89,14 +90,30 @@ def test_the_fit_learns_the_visit_distributions(tmp_path):
         ("net_arch = [64, 0]", "net_arch: must be a list of positive layer widths"),
         ("learning_rate = 0", "learning_rate: must be > 0"),
         ("iterationz = 5", "unknown key(s) iterationz"),
-        ("games = ", "bad.toml: Invalid value (at line 1"),
+        ("games = ", "bad.toml: Invalid value (at line 2"),
     ],
 )
 def test_bad_configs_exit_2_naming_the_key(tmp_path, capsys, text, message):
     path = tmp_path / "bad.toml"
-    path.write_text(text + "\n")
+    path.write_text("[expert_iteration]\n" + text + "\n")
     with pytest.raises(SystemExit) as stop:
         expert_iteration.main([str(path), "--out", str(tmp_path / "out")])
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_file_without_the_table_is_refused(tmp_path, capsys):
+    path = tmp_path / "flat.toml"
+    path.write_text("games = 4\n")
+    with pytest.raises(SystemExit) as stop:
+        expert_iteration.main([str(path)])
+    assert stop.value.code == 2
+    assert "needs one table, [expert_iteration]" in capsys.readouterr().err
+
+
+def test_every_expert_iteration_experiment_is_a_valid_config():
+    files = [p for p in Path("experiments").glob("*.toml") if "[expert_iteration]" in p.read_text()]
+    assert files
+    for path in files:
+        ExItConfig.from_toml(path)

@@ -293,8 +293,9 @@ def test_config_files_and_flag_overrides(tmp_path):
 def test_every_experiment_file_is_a_valid_config():
     # A bench file ([bench], python -m experiments.bench) is checked in tests/test_bench.py,
     # a calibration file ([calibration]) in tests/test_calibration.py, a full-game file
-    # ([solve], python -m experiments.full_game) in tests/test_full_game.py.
-    others = ("[bench]", "[calibration]", "[solve]")
+    # ([solve], python -m experiments.full_game) in tests/test_full_game.py, an expert
+    # iteration file ([expert_iteration]) in tests/test_expert_iteration.py.
+    others = ("[bench]", "[calibration]", "[solve]", "[expert_iteration]")
     files = [
         p
         for p in sorted(Path("experiments").glob("*.toml"))

@@ -45,7 +45,8 @@ def _is_int(x: object) -> bool:
 
 @dataclass
 class ExItConfig:
-    """An expert-iteration run (module docstring); every field is a TOML key."""
+    """An expert-iteration run (module docstring); every field is a key of a TOML file's
+    ``[expert_iteration]`` table."""
 
     players: int = 3
     generations: int = 4
@@ -112,6 +113,9 @@ class ExItConfig:
             data = tomllib.loads(Path(path).read_text())
         except (OSError, tomllib.TOMLDecodeError) as error:
             raise ValueError(f"{path}: {error}") from None
+        if set(data) != {"expert_iteration"}:
+            raise ValueError(f"{path}: needs one table, [expert_iteration], holding the keys")
+        data = data["expert_iteration"]
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -383,7 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m training.expert_iteration",
         description="Expert iteration for Gendeneía: search plays itself, a network learns it.",
     )
-    parser.add_argument("config", help="a TOML file of ExItConfig keys (experiments/*.toml)")
+    parser.add_argument(
+        "config", help="a TOML file with an [expert_iteration] table (experiments/*.toml)"
+    )
     parser.add_argument("--seed", type=int_at_least(0), help="override the config's seed")
     parser.add_argument("--out", help="override the config's output folder")
     parser.add_argument(
