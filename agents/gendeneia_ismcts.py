@@ -102,8 +102,8 @@ class GendeneiaSearchRules:
     """The engine as :class:`agents.ismcts.SearchRules`: a seat's information state is its
     view (``observe``), a return its share of the win, plus under ``reward="blend"`` a
     quarter of its score margin over the others' mean (over 24 points, clipped to ±1).
-    ``network`` (an agent with ``action_probabilities``, a ``ppo:`` model) gives PUCT's
-    priors and, under ``policy="prior"``, plays the rollouts."""
+    ``network`` (a ``ppo:`` agent, :class:`agents.ppo.PPOAgent`) gives PUCT's priors and,
+    under ``policy="prior"``, plays the rollouts."""
 
     def __init__(
         self,
@@ -147,7 +147,7 @@ class GendeneiaSearchRules:
         seat = state.current
         assert seat is not None and self.network is not None
         obs = encode(state.observe(seat), self.config)
-        return self.network.action_probabilities(obs[None], action_mask(state)[None])[0]
+        return self.network.policy_probabilities(obs, action_mask(state))
 
     def prior(self, state: GendeneiaGame, seat: int, legal: list[GAction]) -> list[float]:
         probabilities = self.network_probabilities(state)
@@ -194,11 +194,11 @@ class ISMCTSAgent:
         self,
         seed: int | None = None,
         config: GendeneiaConfig | None = None,
-        iterations: int = 200,
+        iterations: int = 150,
         ms: float | None = None,
-        c: float = 0.7,
+        c: float = 1.4,
         policy: str = "spoiler",
-        reward: str = "win",
+        reward: str = "blend",
         final: str = "max_visits",
         tree: str = "ismcts",
         prior: str | None = None,
@@ -220,8 +220,11 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: {error}") from None
         network = None
         if prior is not None:
+            import torch
+
             from agents.ppo import PPOAgent
 
+            torch.set_num_threads(1)  # a small network a node: one thread is fastest
             try:
                 network = PPOAgent(str(prior), deterministic=False)
             except ValueError as error:

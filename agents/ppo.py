@@ -99,6 +99,24 @@ class PPOAgent:
         )
         return np.asarray(actions, dtype=np.int64).reshape(len(obs))
 
+    def policy_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The masked policy's probability of each action id for one float32 observation:
+        the network's forward pass alone, without SB3's checks and conversions (a third of
+        the time, for a search that asks at every node)."""
+        import torch
+
+        policy = self.model.policy
+        with torch.no_grad():
+            features = policy.extract_features(
+                torch.from_numpy(observation[None]), policy.pi_features_extractor
+            )
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+        logits = logits.numpy()[0].astype(np.float64)
+        legal = np.asarray(action_mask, dtype=bool)
+        z = np.where(legal, logits, -np.inf)
+        z = np.exp(z - z[legal].max())
+        return z / z.sum()
+
     def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
         """(k, actions): the probability of each action id as this agent plays: the masked
         policy's probabilities when sampling, one-hot on the most likely action otherwise."""

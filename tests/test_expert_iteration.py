@@ -117,3 +117,18 @@ def test_every_expert_iteration_experiment_is_a_valid_config():
     assert files
     for path in files:
         ExItConfig.from_toml(path)
+
+
+def test_the_searchs_fast_forward_pass_gives_the_policys_probabilities(tmp_path):
+    from agents.ppo import PPOAgent
+
+    new_model(ExItConfig()).save(tmp_path / "m.zip")
+    agent = PPOAgent(tmp_path / "m.zip", deterministic=False)
+    rules = GendeneiaConfig()
+    game = GendeneiaGame(rules, seed=5)
+    for _ in range(12):
+        obs, mask = encode(game.observe(game.current), rules), action_mask(game)
+        fast = agent.policy_probabilities(obs, mask)
+        assert fast == pytest.approx(agent.action_probabilities(obs[None], mask[None])[0], abs=1e-6)
+        assert not fast[mask == 0].any()
+        game.apply(game.legal_actions()[0])
