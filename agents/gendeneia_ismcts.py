@@ -204,11 +204,6 @@ class ISMCTSAgent:
         prior: str | None = None,
     ) -> None:
         self.config = config or GendeneiaConfig()
-        if self.config.round_lots:
-            raise ValueError(
-                "ismcts: round_lots is not supported (an observation does not show the order "
-                "the round's pairs were played in, which decides trumping when they merge)"
-            )
         if policy not in POLICIES:
             raise ValueError(f"ismcts: policy must be one of {', '.join(POLICIES)}; got {policy!r}")
         if reward not in REWARDS:

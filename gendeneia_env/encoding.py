@@ -44,6 +44,7 @@ __all__ = [
     "num_actions",
     "observation_size",
     "read",
+    "read_lot",
 ]
 
 PHASES = ("discard", "play", "remove", "over")
@@ -246,6 +247,19 @@ def _shape_for_size(size: int) -> tuple[int, bool]:
     raise ValueError(f"not a Gendeneia observation: length {size}")
 
 
+def read_lot(obs: np.ndarray, start: int, index: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of a lot written at ``start`` (lot ``index``: 0 Collars, 1 Hope, 2 Blood),
+    in Choice order."""
+    pairs = []
+    for m in range(12):
+        at = start + m * len(PAIR_FEATURES)
+        if obs[at] > 0.5:
+            suit_index = int(np.argmax(obs[at + 1 : at + 4]))
+            number = round(float(obs[at + 4]) * 12) % 12
+            pairs.append((index * 12 + m, (3 + suit_index) * 12 + number))
+    return tuple(pairs)
+
+
 def read(obs: np.ndarray) -> GendeneiaObservation:
     """Decode a seat's observation vector back into hand, lots (pairs as card ids) and the
     face-up discards; the player count follows from its length."""
@@ -257,18 +271,8 @@ def read(obs: np.ndarray) -> GendeneiaObservation:
     phase = PHASES[int(np.argmax(obs[where["phase"][0] : where["phase"][0] + len(PHASES)]))]
     lots = []
     for i in range(n):
-        seat_lots = []
-        for k in range(3):
-            base = where["lots"][0] + (3 * i + k) * LOT_SLOTS
-            pairs = []
-            for m in range(12):
-                at = base + m * len(PAIR_FEATURES)
-                if obs[at] > 0.5:
-                    suit_index = int(np.argmax(obs[at + 1 : at + 4]))
-                    number = round(float(obs[at + 4]) * 12) % 12
-                    pairs.append((k * 12 + m, (3 + suit_index) * 12 + number))
-            seat_lots.append(tuple(pairs))
-        lots.append(tuple(seat_lots))
+        base = where["lots"][0] + 3 * i * LOT_SLOTS
+        lots.append(tuple(read_lot(obs, base + k * LOT_SLOTS, k) for k in range(3)))
     start = where["discards"][0]
     owed = obs[where["owed suit"][0] : where["owed suit"][0] + 3]
     return GendeneiaObservation(

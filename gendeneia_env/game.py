@@ -303,10 +303,16 @@ class GendeneiaGame:
     ) -> GendeneiaGame:
         """A game that shows ``view`` to its seat, with the hidden cards placed: every
         seat's hand (``None``: the view's own, for its seat) and the Choice and Force draw
-        piles (top last); later reshuffles follow ``seed``. A search's sampled world, in
-        the base game (``round_lots`` keeps a play order no view shows)."""
-        if config.round_lots:
-            raise ValueError("round_lots: a view does not show the round's play order")
+        piles (top last); later reshuffles follow ``seed``. A search's sampled world.
+
+        Under ``round_lots`` the view shows the round's temporary lots but not the order
+        their pairs were played in, which the merge at the round's end follows. It needs
+        none: of two pairs still on a temporary lot whose Forces are a Quill and a Wind, the
+        stronger was played first (played second, it would have trumped the other), and
+        pairs of one kind, or with a Twist, do not trump each other. So the pairs merge
+        strongest first, and the merge gives what the real order gives."""
+        if (view.round_lots is not None) != bool(config.round_lots):
+            raise ValueError("view: its round_lots do not match config.round_lots")
         game = object.__new__(cls)
         game.config, game.seed, game.first_player = config, int(seed), view.opener
         game._rng = random.Random(int(seed))
@@ -317,6 +323,12 @@ class GendeneiaGame:
         game.initial_order = {"choice": list(draws[0]), "force": list(draws[1])}
         game.lots = [[list(lot) for lot in lots] for lots in view.lots]
         game.temp_lots, game._temp_order = None, []
+        if view.round_lots is not None:
+            game.temp_lots = [list(lot) for lot in view.round_lots]
+            game._temp_order = sorted(
+                ((index, pair) for index, lot in enumerate(view.round_lots) for pair in lot),
+                key=lambda entry: (suit(entry[1][1]) == "T", -value(entry[1][1])),
+            )
         game.hands = [list(view.hand) if hand is None else list(hand) for hand in hands]
         game.opener, game.round, game.reshuffles = view.opener, view.round, view.reshuffles
         n = config.num_players

@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 
-from gendeneia_env.encoding import PHASES, layout, read
+from gendeneia_env.encoding import LOT_SLOTS, PHASES, layout, read, read_lot
 from gendeneia_env.game import CHOICE_IDS, FORCE_IDS, GendeneiaConfig, GendeneiaGame, GendeneiaView
 from gendeneia_env.lookahead import score_of
 
@@ -25,15 +25,15 @@ __all__ = ["sample_world", "unseen_cards", "view_from_observation"]
 
 def view_from_observation(obs: np.ndarray, config: GendeneiaConfig) -> GendeneiaView:
     """The view a seat's observation vector encodes, the seat as seat 0. ``ValueError`` if the
-    vector is not one of ``config``'s tables, or under ``round_lots`` (whose play order no
-    observation holds)."""
+    vector is not one of ``config``'s tables."""
     obs = np.asarray(obs)
     n = config.num_players
-    if config.round_lots:
-        raise ValueError("round_lots: an observation does not show the round's play order")
-    if len(obs) != layout(n, False)["size"][0]:
-        raise ValueError(f"obs: not a {n}-player Gendeneia observation (length {len(obs)})")
-    where = layout(n, False)
+    where = layout(n, config.round_lots)
+    if len(obs) != where["size"][0]:
+        variant = " round_lots" if config.round_lots else ""
+        raise ValueError(
+            f"obs: not a {n}-player{variant} Gendeneia observation (length {len(obs)})"
+        )
     seen = read(obs)
 
     def at(name: str) -> np.ndarray:
@@ -51,18 +51,22 @@ def view_from_observation(obs: np.ndarray, config: GendeneiaConfig) -> Gendeneia
         pending = (twist, suit_index, "must" if at("owed must")[0] > 0.5 else "may")
     discards = seen.discards
     lots = seen.lots
+    round_lots = None
+    if config.round_lots:
+        start = where["round lots"][0]
+        round_lots = tuple(read_lot(obs, start + k * LOT_SLOTS, k) for k in range(3))
     return GendeneiaView(
         seat=0,
         num_players=n,
         phase=phase,
         current_player=current,
-        leader=None,
+        leader=opener if config.round_lots else None,
         opener=opener,
         round=round(float(at("round")[0]) * (config.max_rounds or 50)),
         reshuffles=round(float(at("reshuffles")[0]) * (config.max_reshuffles or 10)),
         hand=seen.hand,
         lots=lots,
-        round_lots=None,
+        round_lots=round_lots,
         draw_sizes=(round(float(at("draw piles")[0]) * 36), round(float(at("draw piles")[1]) * 36)),
         discards=(
             tuple(c for c in discards if c < 36),
@@ -78,7 +82,7 @@ def unseen_cards(view: GendeneiaView) -> tuple[list[int], list[int]]:
     seats' hands and the draw piles."""
     seen = {c for pile in view.discards for c in pile}
     seen |= {c for c in view.hand if c is not None}
-    for seat_lots in view.lots:
+    for seat_lots in (*view.lots, view.round_lots or ()):
         for lot in seat_lots:
             for pair in lot:
                 seen |= set(pair)

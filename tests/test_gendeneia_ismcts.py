@@ -99,8 +99,9 @@ def test_the_same_seed_gives_the_same_game_and_reset_reproduces_it():
             GendeneiaConfig(num_players=5, presum="subtract", twist_suit=(6, 10), max_rounds=2),
             {"final": "visits", "c": 1.4},
         ),
+        (GendeneiaConfig(round_lots=True, twist_any=(0,), max_rounds=4), {}),
     ],
-    ids=["3p", "4p-twists", "2p-discard-ends", "5p-subtract"],
+    ids=["3p", "4p-twists", "2p-discard-ends", "5p-subtract", "3p-round-lots"],
 )
 def test_whole_games_under_the_variants_take_only_legal_actions(config, options):
     n = config.num_players
@@ -171,11 +172,6 @@ def test_rollout_moves_are_legal_and_the_spoiler_hits_the_leader():
 def test_bad_specs_are_errors_naming_the_parameter(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec, "gendeneia", config=GendeneiaConfig())
-
-
-def test_round_lots_is_refused_with_the_reason():
-    with pytest.raises(ValueError, match="round_lots is not supported"):
-        make_agent("ismcts", "gendeneia", config=GendeneiaConfig(round_lots=True))
 
 
 def test_a_mask_the_observation_does_not_allow_is_an_error():

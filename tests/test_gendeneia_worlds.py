@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from gendeneia_env.cards import suit, value
 from gendeneia_env.encoding import action_mask, encode, observation_size
 from gendeneia_env.game import GendeneiaConfig, GendeneiaGame
 from gendeneia_env.worlds import sample_world, unseen_cards, view_from_observation
@@ -17,6 +18,8 @@ CONFIGS = [
     GendeneiaConfig(num_players=4, presum="subtract", max_reshuffles=2),
     GendeneiaConfig(num_players=6, twist_any=(0, 11), twist_suit=(10, 6), twist_suit_rule="must"),
     GendeneiaConfig(num_players=2, discard_ends_turn=True, max_rounds=None, max_reshuffles=4),
+    GendeneiaConfig(round_lots=True),
+    GendeneiaConfig(num_players=4, round_lots=True, twist_any=(0,), twist_suit=(10,), max_rounds=6),
 ]
 
 
@@ -30,7 +33,9 @@ def states(config: GendeneiaConfig, games: int = 12):
             game.apply(rng.choice(game.legal_actions()))
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.num_players}p")
+@pytest.mark.parametrize(
+    "config", CONFIGS, ids=lambda c: f"{c.num_players}p" + ("-round-lots" if c.round_lots else "")
+)
 def test_a_sampled_world_shows_the_seat_exactly_its_observation(config):
     rng = random.Random(0)
     checked = 0
@@ -87,5 +92,50 @@ def test_bad_input_is_an_error_naming_it():
     config = GendeneiaConfig()
     with pytest.raises(ValueError, match="obs: not a 3-player Gendeneia observation"):
         view_from_observation(np.zeros(observation_size(config) + 1), config)
-    with pytest.raises(ValueError, match="round_lots: an observation does not show"):
+    with pytest.raises(ValueError, match="obs: not a 3-player round_lots Gendeneia observation"):
         view_from_observation(np.zeros(10), GendeneiaConfig(round_lots=True))
+    game = GendeneiaGame(config, seed=1)
+    with pytest.raises(ValueError, match="view: its round_lots do not match"):
+        GendeneiaGame.from_view(game.observe(0), GendeneiaConfig(round_lots=True), [], ([], []), 1)
+
+
+def order_matters(game: GendeneiaGame) -> bool:
+    """A temporary lot holds a Quill pair and a Wind pair of different strengths: merged in
+    the wrong order, the stronger would trump the weaker."""
+    for lot in game.temp_lots or ():
+        quills = {value(f) for _, f in lot if suit(f) == "Q"}
+        winds = {value(f) for _, f in lot if suit(f) == "W"}
+        if quills and winds and quills | winds != quills & winds:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c.round_lots], ids=["3p", "4p-twists"])
+def test_a_world_with_the_true_hidden_cards_plays_on_exactly_as_the_game(config):
+    """Under round_lots the view does not show the order of the round's pairs; the world's
+    merge order (strongest Force first) must give what the real order gives. Checked where
+    the order matters: a temporary lot holding a Quill pair and a Wind pair."""
+    checked = 0
+    for seed in range(400):
+        game, rng = GendeneiaGame(config, seed=seed), random.Random(seed)
+        while not game.is_over and not order_matters(game):
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        seat = game.current
+        real = game.clone(seed=seed)
+        hands = [None if s == seat else tuple(h) for s, h in enumerate(game.hands)]
+        draws = (list(game.piles["choice"].draw), list(game.piles["force"].draw))
+        world = GendeneiaGame.from_view(game.observe(seat), config, hands, draws, seed=seed)
+        while not real.is_over:
+            for s in range(config.num_players):  # a lot's pairs in any order
+                seen = encode(world.observe(s), config)
+                assert np.array_equal(seen, encode(real.observe(s), config))
+            action = rng.choice(real.legal_actions())
+            real.apply(action)
+            world.apply(action)
+        assert world.scores() == real.scores() and world.end_reason == real.end_reason
+        checked += 1
+        if checked == 12:
+            return
+    raise AssertionError(f"only {checked} positions where the merge order matters")
