@@ -29,8 +29,9 @@ import json
 import math
 import tomllib
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -182,16 +183,27 @@ def _play_games(config: ExItConfig, prior: str | None, first: int, count: int) -
     }
 
 
-def self_play(config: ExItConfig, prior: str | None) -> dict:
+def self_play(config: ExItConfig, prior: str | None, progress: bool = False) -> dict:
     """A generation's data, its games shared among ``config.workers`` processes (each game's
-    seeds follow its index, so the data are the same for any number)."""
+    seeds follow its index, so the data are the same for any number); ``progress`` shows a
+    bar of the games played."""
+    from rich.progress import Progress
+
     chunks = [(i, min(i + 10, config.games) - i) for i in range(0, config.games, 10)]
-    if config.workers == 1:
-        parts = [_play_games(config, prior, first, count) for first, count in chunks]
-    else:
-        with ProcessPoolExecutor(config.workers) as pool:
-            futures = [pool.submit(_play_games, config, prior, f, n) for f, n in chunks]
-            parts = [f.result() for f in futures]
+    parts: list[dict] = []
+    with Progress(disable=not progress, transient=True) as bar:
+        task = bar.add_task("self-play games", total=config.games)
+        if config.workers == 1:
+            for first, count in chunks:
+                parts.append(_play_games(config, prior, first, count))
+                bar.advance(task, count)
+        else:
+            # spawn, not fork: a fork after torch has run its threads can hang the children
+            with ProcessPoolExecutor(config.workers, mp_context=get_context("spawn")) as pool:
+                futures = {pool.submit(_play_games, config, prior, f, n): n for f, n in chunks}
+                for future in as_completed(futures):
+                    bar.advance(task, futures[future])
+                parts = [f.result() for f in futures]  # in game order
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
@@ -271,7 +283,7 @@ def evaluate(model_path: Path, config: ExItConfig, seed: int) -> dict[str, float
         seed=seed,
         lineup=(0, *([1] * (config.players - 1))),
     )
-    result = run_tournament(spec, workers=config.workers)
+    result = run_tournament(spec)  # one process: a few seconds, and no fork after torch
     rate = result["agents_results"][f"ppo:{model_path}"]["win_rate"]
     return {"win rate": rate["mean"], "low": rate["low"], "high": rate["high"]}
 
@@ -286,6 +298,9 @@ def run(config: ExItConfig, console: Any = None) -> list[dict]:
     from torch.utils.tensorboard import SummaryWriter
 
     config.validate()
+    import torch
+
+    torch.set_num_threads(1)  # a small network: one thread is fastest and repeatable
     console = console or Console()
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -307,7 +322,7 @@ def run(config: ExItConfig, console: Any = None) -> list[dict]:
             data = dict(np.load(data_path))
         else:
             console.print(f"generation {generation}: {config.games} self-play games searching")
-            data = self_play(config, prior)
+            data = self_play(config, prior, progress=console.is_terminal)
             np.savez_compressed(data_path, **data)
         window = [data]
         for back in range(1, config.window):
