@@ -89,6 +89,7 @@ def test_the_fit_learns_the_visit_distributions(tmp_path):
         ("rollout = 'ppo'", "rollout: must be random, greedy, spoiler or prior"),
         ("net_arch = [64, 0]", "net_arch: must be a list of positive layer widths"),
         ("learning_rate = 0", "learning_rate: must be > 0"),
+        ("warm_start = 1", "warm_start: must be true or false"),
         ("iterationz = 5", "unknown key(s) iterationz"),
         ("games = ", "bad.toml: Invalid value (at line 2"),
     ],

@@ -9,10 +9,10 @@ Each generation:
    distribution and, once the game ends, the seat's return (its win share plus a quarter of
    its score margin, the search's ``blend`` reward).
 2. **The network learns the search.** A MaskablePPO policy and value network (so ``ppo:PATH``
-   plays it alone, and PPO could train it on) is fitted, warm-started from the last
-   generation, to the last ``window`` generations' data: cross-entropy to the visit
-   distributions over the legal actions, plus ``value_coef`` times the squared error of its
-   value to the returns.
+   plays it alone, and PPO could train it on) is fitted to the last ``window`` generations'
+   data, warm-started from the last generation's network (``warm_start``) or fresh:
+   cross-entropy to the visit distributions over the legal actions, plus ``value_coef`` times
+   the squared error of its value to the returns.
 3. **It is measured alone**: ``eval_games`` duplicate games against two ``spoiler``s.
 
 ``OUT/generation-G/`` keeps the data (``data.npz``) and the network (``model.zip``); a rerun
@@ -63,6 +63,7 @@ class ExItConfig:
     learning_rate: float = 1e-3
     value_coef: float = 1.0
     window: int = 2  # generations of data the network learns from
+    warm_start: bool = True  # fit the last generation's network on, or a fresh one
     eval_games: int = 300
     seed: int = 1
     out: str = "runs/gendeneia_3p_exit"
@@ -101,6 +102,8 @@ class ExItConfig:
             raise ValueError(
                 f"net_arch: must be a list of positive layer widths, got {self.net_arch!r}"
             )
+        if not isinstance(self.warm_start, bool):
+            raise ValueError(f"warm_start: must be true or false, got {self.warm_start!r}")
         if not _is_int(self.seed) or self.seed < 0:
             raise ValueError(f"seed: must be an integer >= 0, got {self.seed!r}")
         if not isinstance(self.out, str) or not self.out:
@@ -330,7 +333,10 @@ def run(config: ExItConfig, console: Any = None) -> list[dict]:
             if generation - back >= 0 and older.exists():
                 window.append(dict(np.load(older)))
         training = {key: np.concatenate([d[key] for d in window]) for key in data}
-        model = MaskablePPO.load(previous, device="cpu") if prior else new_model(config)
+        if prior and config.warm_start:
+            model = MaskablePPO.load(previous, device="cpu")
+        else:
+            model = new_model(config)
         losses = fit_network(model, training, config, seed=config.seed * 1000 + generation)
         model.save(model_path)
         record: dict[str, Any] = {
