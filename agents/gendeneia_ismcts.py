@@ -43,7 +43,7 @@ __all__ = [
     "rollout_move",
 ]
 
-POLICIES = ("random", "greedy", "spoiler", "prior")
+POLICIES = ("random", "greedy", "spoiler", "mixed", "prior")
 REWARDS = ("win", "blend")
 MARGIN_SCALE = 24  # a score lead of this many points counts as the blend's full margin
 MARGIN_WEIGHT = 0.25
@@ -155,6 +155,9 @@ class GendeneiaSearchRules:
         return [float(probabilities[action_id(action, seat, n)]) for action in legal]
 
     def rollout(self, state: GendeneiaGame, rng: random.Random) -> list[float]:
+        policies = [self.policy] * self.config.num_players
+        if self.policy == "mixed":  # each seat greedy or spoiler, drawn for this rollout
+            policies = [("greedy", "spoiler")[rng.randrange(2)] for _ in policies]
         while state.current is not None:
             if self.policy == "prior" and len(state.legal_actions()) > 1:
                 probabilities = self.network_probabilities(state)
@@ -162,7 +165,7 @@ class GendeneiaSearchRules:
                 chosen = int(ids[draw(probabilities[ids], rng)])
                 state.apply(action_from_id(state, chosen))
             else:
-                state.apply(rollout_move(state, self.policy, rng))
+                state.apply(rollout_move(state, policies[state.current], rng))
         return self.returns(state)
 
 
@@ -184,7 +187,8 @@ def action_id(action: GAction, seat: int, n: int) -> int:
 class ISMCTSAgent:
     """Information-set MCTS from the seat's observation: ``iterations`` worlds a decision (or
     ``ms`` milliseconds of them), exploration ``c``, rollouts by ``policy`` (random, greedy,
-    spoiler, or prior: the network), returns ``reward`` (win, blend), ``final`` (max_visits,
+    spoiler, mixed: each seat greedy or spoiler at random for each rollout, or prior: the
+    network), returns ``reward`` (win, blend), ``final`` (max_visits,
     visits, max_value) and ``tree`` (ismcts, or flat Monte Carlo over worlds). ``prior``: a
     ``ppo:`` model file (expert iteration's network) whose policy guides the search (PUCT)."""
 

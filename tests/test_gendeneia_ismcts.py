@@ -99,7 +99,7 @@ def test_the_same_seed_gives_the_same_game_and_reset_reproduces_it():
             GendeneiaConfig(num_players=5, presum="subtract", twist_suit=(6, 10), max_rounds=2),
             {"final": "visits", "c": 1.4},
         ),
-        (GendeneiaConfig(round_lots=True, twist_any=(0,), max_rounds=4), {}),
+        (GendeneiaConfig(round_lots=True, twist_any=(0,), max_rounds=4), {"policy": "mixed"}),
     ],
     ids=["3p", "4p-twists", "2p-discard-ends", "5p-subtract", "3p-round-lots"],
 )
@@ -161,7 +161,10 @@ def test_rollout_moves_are_legal_and_the_spoiler_hits_the_leader():
     [
         ("ismcts:iterations=0", "ismcts: iterations: must be a positive integer"),
         ("ismcts:ms=-5", "ismcts: ms: must be a positive number"),
-        ("ismcts:policy=ppo", "ismcts: policy must be one of random, greedy, spoiler, prior"),
+        (
+            "ismcts:policy=ppo",
+            "ismcts: policy must be one of random, greedy, spoiler, mixed, prior",
+        ),
         ("ismcts:policy=prior", "ismcts: policy=prior: needs a network"),
         ("ismcts:prior=nowhere.zip", "ismcts: prior: ppo: no model file at 'nowhere.zip'"),
         ("ismcts:reward=score", "ismcts: reward must be one of win, blend"),
