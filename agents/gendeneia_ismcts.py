@@ -201,7 +201,7 @@ class ISMCTSAgent:
         iterations: int = 150,
         ms: float | None = None,
         c: float = 1.4,
-        policy: str = "spoiler",
+        policy: str = "mixed",
         reward: str = "blend",
         final: str = "max_visits",
         tree: str = "ismcts",

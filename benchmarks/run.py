@@ -1230,7 +1230,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--search-iterations",
         type=int_at_least(1),
-        default=200,
+        default=150,  # ismcts's default
         help="search: simulations a search (Kuhn poker and Gendeneía)",
     )
     parser.add_argument("--json", help="also write the figures to this JSON file")
