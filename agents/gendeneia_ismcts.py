@@ -23,6 +23,7 @@ import numpy as np
 from agents.ismcts import SearchSettings, final_policy, search
 from gendeneia_env.encoding import (
     action_from_id,
+    action_id,
     action_mask,
     encode,
     num_actions,
@@ -38,7 +39,6 @@ __all__ = [
     "REWARDS",
     "GendeneiaSearchRules",
     "ISMCTSAgent",
-    "action_id",
     "draw",
     "rollout_move",
 ]
@@ -167,20 +167,6 @@ class GendeneiaSearchRules:
             else:
                 state.apply(rollout_move(state, policies[state.current], rng))
         return self.returns(state)
-
-
-def action_id(action: GAction, seat: int, n: int) -> int:
-    """The id ``seat`` gives an engine action (``gendeneia_env.encoding``'s numbering: a
-    play's target counted from the seat)."""
-    if action.kind == "keep":
-        return 0
-    if action.kind == "discard":
-        return 1
-    if action.kind == "play":
-        return 2 + (action.target - seat) % n  # type: ignore[operator]
-    if action.kind == "remove":
-        return 2 + n + action.card  # type: ignore[operator]
-    return 38 + n
 
 
 @register("gendeneia", "ismcts")

@@ -37,6 +37,7 @@ from tablegame.engine import illegal_id_error
 
 __all__ = [
     "action_from_id",
+    "action_id",
     "action_mask",
     "action_names",
     "encode",
@@ -89,21 +90,25 @@ def action_from_id(game: GendeneiaGame, action_id: int) -> GAction:
     return action
 
 
+def action_id(action: GAction, seat: int, num_players: int) -> int:
+    """The id ``seat`` gives an engine action (a play's target counted from the seat)."""
+    if action.kind == "keep":
+        return 0
+    if action.kind == "discard":
+        return 1
+    if action.kind == "play":
+        return 2 + (action.target - seat) % num_players  # type: ignore[operator]
+    if action.kind == "remove":
+        return 2 + num_players + action.card  # type: ignore[operator]
+    return 38 + num_players
+
+
 def action_mask(game: GendeneiaGame) -> np.ndarray:
     """int8 mask over action ids: 1 where the id is a legal action now."""
     n = game.config.num_players
     mask = np.zeros(num_actions(game.config), dtype=np.int8)
     for action in game.legal_actions():
-        if action.kind == "keep":
-            mask[0] = 1
-        elif action.kind == "discard":
-            mask[1] = 1
-        elif action.kind == "play":
-            mask[2 + (action.target - game.current) % n] = 1  # type: ignore[operator]
-        elif action.kind == "remove":
-            mask[2 + n + action.card] = 1  # type: ignore[operator]
-        else:
-            mask[38 + n] = 1
+        mask[action_id(action, game.current, n)] = 1  # type: ignore[arg-type]
     return mask
 
 
