@@ -31,6 +31,7 @@ from tablegame.engine import IllegalActionError
 __all__ = [
     "EXCUSE_VARIANTS",
     "Action",
+    "ExchangeLog",
     "IllegalActionError",
     "LegalActions",
     "LithConfig",
@@ -403,6 +404,99 @@ class LithHand:
         hand.dealt_in = [s > 0 for s in stacks]
         hand._setup(config, hand.start_stacks, dealer, deck_order, demon_heads)
         return hand
+
+    @classmethod
+    def from_view(
+        cls,
+        view: PlayerView,
+        config: LithConfig,
+        cards: Sequence[Sequence[int]],
+        deck: Sequence[int],
+        exchanges: Sequence[ExchangeLog],
+        demon_heads: bool = False,
+    ) -> LithHand:
+        """A hand in the middle of play that shows ``view`` to its seat, with what the view
+        hides filled in: every seat's cards (``cards[view.seat]`` must be the view's), the
+        undealt cards top first, the exchanges so far as logs (the last one pending during an
+        exchange, its discards still in the hands) and the demon coin. A search deals such
+        worlds (:mod:`lith_env.worlds`).
+
+        The betting round's internals are not in a view; they are derived from it: who has
+        acted (matched the highest bet, or checked it at zero), who may still raise (who has
+        not acted; the view's seat to act as its ``raise_range`` says), the limit's count of
+        full raises (``highest // bet size``, at most the round's bets and raises) and the
+        size of the last full raise (from the raise range when the seat to act may raise,
+        else the highest bet over the largest lower one of a seat with chips behind). They are
+        exact but after an all-in raise for less, which reopens nothing. The action log starts
+        empty, so such a hand has no record of its own."""
+        n = config.num_players
+        if view.num_players != n:
+            raise ValueError(f"view: a {view.num_players}-player view for a {n}-player table")
+        if view.phase not in ("bet", "exchange") or view.current_player is None:
+            raise ValueError(f"view: nobody is to act (phase {view.phase!r})")
+        cards = [[int(c) for c in hand] for hand in cards]
+        if len(cards) != n or any(
+            len(hand) != (3 if dealt else 0)
+            for hand, dealt in zip(cards, view.dealt_in, strict=True)
+        ):
+            raise ValueError("cards: need three cards for every seat dealt in, none for others")
+        if tuple(sorted(cards[view.seat])) != tuple(view.cards):
+            raise ValueError(f"cards: seat {view.seat} holds {view.cards}, not {cards[view.seat]}")
+        deck = [int(c) for c in deck]
+        if sorted(deck + [c for hand in cards for c in hand]) != config.deck_ids:
+            raise ValueError("cards, deck: must hold every card in play exactly once")
+        hand = cls.__new__(cls)
+        hand.config, hand.n, hand.dealer = config, n, view.dealer
+        hand.stacks, hand.committed = list(view.stacks), list(view.committed)
+        hand.start_stacks = [s + c for s, c in zip(view.stacks, view.committed, strict=True)]
+        hand.dealt_in, hand.folded = list(view.dealt_in), list(view.folded)
+        hand._order = [s for s in ((view.dealer + 1 + i) % n for i in range(n)) if view.dealt_in[s]]
+        hand.cards, hand._deck, hand.deck_order = cards, deck, []
+        hand.demon_heads = bool(demon_heads)
+        hand.actions, hand._public_actions = [], []
+        hand.exchanges = list(exchanges)
+        hand.showdown, hand.demon_used, hand.pots, hand.pot_winners = {}, None, [], []
+        hand.winnings = [0] * n
+        hand.phase, hand.round, hand.current = view.phase, view.round, view.current_player
+        hand._legal = None
+        hand._betting = list(view.betting)
+        hand.bets = list(view.bets)
+        hand.highest, hand.last_raise, hand.raises = view.highest, 0, 0
+        hand.acted, hand.open_to_raise = [False] * n, [True] * n
+        if view.phase == "exchange":
+            hand._exchange_order = [s for s in hand._order if not hand.folded[s]]
+            hand._exchange_index = view.round
+            return hand
+        hand._derive_betting_round(view)
+        return hand
+
+    def _derive_betting_round(self, view: PlayerView) -> None:
+        """The betting round's internals from what a view shows (see :meth:`from_view`)."""
+        n, highest, bets = self.n, self.highest, self.bets
+        width = len(BETTING_STATS)
+        start = self.round * n * width
+        summary = self._betting
+        if highest > 0:
+            self.acted = [bets[s] == highest for s in range(n)]
+        else:
+            self.acted = [summary[start + s * width + STAT_COLUMN["check"]] > 0 for s in range(n)]
+        self.open_to_raise = [not a for a in self.acted]
+        bet_size = self.config.bet_sizes[self.round]
+        full_raises = sum(summary[start + s * width + STAT_COLUMN["raise"]] for s in range(n))
+        self.raises = min(full_raises, highest // bet_size)
+        # A lower bet of a seat with chips behind was once the highest (an all-in call for
+        # less was not): the last raise went from the largest of them.
+        lower = [b for b, chips in zip(bets, self.stacks, strict=True) if b < highest and chips]
+        self.last_raise = highest - max(lower, default=0) if highest else 0
+        seat = view.current_player
+        if seat == view.seat:
+            if view.raise_range is None:
+                self.open_to_raise[seat] = False  # whatever the reason, no raise now
+            else:
+                low = view.raise_range[0]
+                if low < self.stacks[seat] + bets[seat]:  # a full raise: its size is known
+                    self.last_raise = low - highest
+                self.open_to_raise[seat] = True
 
     def _setup(
         self,

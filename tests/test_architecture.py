@@ -33,7 +33,7 @@ MOVED = {
 # documented python -m experiments.run and benchmarks.run), its Ray tasks, and
 # the parts every game has.
 SHARED_NAMES = {"__init__", "__main__", "cli", "on_ray", "play", "run"}
-GAME_PARTS = {"aec", "cards", "encoding", "env", "game", "history", "table"}
+GAME_PARTS = {"aec", "cards", "encoding", "env", "game", "history", "table", "worlds"}
 
 
 def _sources() -> list[Path]:
