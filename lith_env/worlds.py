@@ -21,14 +21,15 @@ are not read into it (the model is that every seat bets and discards blind).
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import numpy as np
 
 from lith_env.cards import NUM_CARDS
-from lith_env.encoding import PHASES, field_offsets, players_for_size
+from lith_env.encoding import PHASES, field_offsets, observation_size
 from lith_env.game import BETTING_STATS, ExchangeLog, ExchangeView, LithConfig, LithHand, PlayerView
 
-__all__ = ["sample_world", "view_from_observation"]
+__all__ = ["Deal", "sample_deal", "sample_world", "view_from_observation", "world_of"]
 
 
 def view_from_observation(obs: np.ndarray, config: LithConfig) -> PlayerView:
@@ -38,7 +39,7 @@ def view_from_observation(obs: np.ndarray, config: LithConfig) -> PlayerView:
     ``ValueError`` if the vector is not a ``config`` table's."""
     obs = np.asarray(obs, dtype=np.float32)
     n = config.num_players
-    if obs.ndim != 1 or players_for_size(len(obs)) != n:
+    if obs.ndim != 1 or len(obs) != observation_size(config):
         raise ValueError(f"obs: not a {n}-player Lith observation (shape {obs.shape})")
     at = field_offsets(n)
     total = config.total_chips
@@ -123,9 +124,31 @@ def sample_world(view: PlayerView, config: LithConfig, rng: random.Random) -> Li
     """A hand that shows ``view`` to its seat, the cards it has not seen placed at random
     consistently with what it saw in the exchanges (the module's docstring), and the demon
     coin drawn. ``ValueError`` if the view's exchanges cannot have happened."""
-    flow = _CardFlow(view, config, rng)
-    hands, deck, logs = flow.play()
-    return LithHand.from_view(view, config, hands, deck, logs, rng.random() < 0.5)
+    return world_of(view, config, sample_deal(view, config, rng))
+
+
+class Deal(NamedTuple):
+    """Where the hidden cards of one world are: every seat's cards, the undealt cards (top
+    first), the exchanges, the demon coin, and the cards every seat held in each betting
+    round so far (by round, then seat), which a model of how seats bet weighs worlds by."""
+
+    cards: list[list[int]]
+    deck: list[int]
+    exchanges: list[ExchangeLog]
+    demon_heads: bool
+    by_round: list[list[list[int]]]
+
+
+def sample_deal(view: PlayerView, config: LithConfig, rng: random.Random) -> Deal:
+    """The hidden cards of a world of :func:`sample_world`, without the hand built (cheaper,
+    for a search that may turn the deal down)."""
+    hands, deck, logs, by_round = _CardFlow(view, config, rng).play()
+    return Deal(hands, deck, logs, rng.random() < 0.5, by_round)
+
+
+def world_of(view: PlayerView, config: LithConfig, deal: Deal) -> LithHand:
+    """The hand of a deal (:meth:`LithHand.from_view`)."""
+    return LithHand.from_view(view, config, deal.cards, deal.deck, deal.exchanges, deal.demon_heads)
 
 
 class _CardFlow:
@@ -183,8 +206,9 @@ class _CardFlow:
             return self.must_be(free[self.rng.randrange(len(free))], ex.received)
         return hand[self.rng.randrange(len(hand))]
 
-    def play(self) -> tuple[list[list[int]], list[int], list[ExchangeLog]]:
+    def play(self) -> tuple[list[list[int]], list[int], list[ExchangeLog], list]:
         logs = []
+        by_round = [[list(hand) for hand in self.hands]]
         for ex in self.view.exchanges:
             log = ExchangeLog()
             seats = [s for s in self.order if ex.discarded[s] is not None]
@@ -197,6 +221,7 @@ class _CardFlow:
                 log.discards[s] = self.discard_of(s, ex) if ex.discarded[s] else None
             self.resolve(log, seats, ex)
             logs.append(log)
+            by_round.append([list(hand) for hand in self.hands])
         names = self.name
         pool = sorted(set(self.config.deck) - set(self.first) - set(self.names.values()))
         self.rng.shuffle(pool)
@@ -211,7 +236,8 @@ class _CardFlow:
             log.discards = {s: None if c is None else names(c) for s, c in log.discards.items()}
             log.received = {s: (names(c), f) for s, (c, f) in log.received.items()}
             log.to_bottom = [names(c) for c in log.to_bottom]
-        return hands, deck, logs
+        by_round = [[[names(c) for c in hand] for hand in seats] for seats in by_round]
+        return hands, deck, logs, by_round
 
     def resolve(self, log: ExchangeLog, seats: list[int], ex: ExchangeView) -> None:
         """The engine's exchange (``LithHand._resolve_exchange``) on these cards."""

@@ -76,8 +76,8 @@ def test_unknown_option_raises_at_construction():
         ({"render_mode": "rgb_array"}, "^render_mode:"),
         (
             {"opponents": "maniac"},
-            "unknown agent 'maniac' for lith; built-in agents: abstract, bluffer, caller, mixture, "
-            "ppo, random",
+            "unknown agent 'maniac' for lith; built-in agents: abstract, bluffer, caller, ismcts, "
+            "mixture, ppo, random",
         ),
         ({"opponents": ["random", "caller"]}, "^opponents: need 1"),
         ({"opponents": 42}, "^opponents: 42 is neither"),

@@ -16,7 +16,7 @@ from lith_env.cards import CARDS
 from lith_env.encoding import layout as lith_layout
 from lith_env.history import load_records, replay_hand
 
-LITH_AGENTS = "abstract, bluffer, caller, mixture, ppo, random, rock, solved, tag"
+LITH_AGENTS = "abstract, bluffer, caller, ismcts, mixture, ppo, random, rock, solved, tag"
 GENDENEIA_AGENTS = "greedy, ismcts, mixture, ppo, random, spoiler"
 
 

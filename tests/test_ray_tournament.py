@@ -71,6 +71,13 @@ def test_a_search_agent_plays_the_same_games_on_ray(ray_cluster):
     assert public(run_tournament_on_ray(spec, task_blocks=1)) == public(run_tournament(spec))
 
 
+def test_the_lith_search_plays_the_same_hands_on_ray(ray_cluster):
+    spec = TournamentSpec(
+        game="lith", agents=("ismcts:iterations=6", "tag"), players=3, units=6, seed=4
+    )
+    assert public(run_tournament_on_ray(spec, task_blocks=1)) == public(run_tournament(spec))
+
+
 def test_batched_results_and_records_are_identical_to_one_process(ray_cluster, model):
     spec = TournamentSpec(
         game="lith",
