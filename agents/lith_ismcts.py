@@ -20,7 +20,9 @@ game the agent can be exploited: measure it (``docs/search.md``).
 
 Each search is seeded by the agent's ``seed`` and the observation, so the same observation
 gets the same search (a fixed strategy, which the exact measures need); ``act`` then draws
-from the search's policy with the agent's own generator.
+from the search's policy with the agent's own generator. The same observation is not searched
+twice: a seeded agent with an iteration budget keeps the policies it found (up to
+``CACHE_SIZE``), which makes the exact measures and long best-response training affordable.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ def most_at_risk(view: PlayerView, config: LithConfig) -> int:
 # MODEL_FLOOR + (1 - 2 MODEL_FLOOR) sigmoid((strength - tag's bet threshold) / MODEL_WIDTH), and
 # calls rather than folds likewise around tag's call threshold.
 MODEL_FLOOR, MODEL_WIDTH, MAX_TRIES = 0.1, 0.08, 64
+CACHE_SIZE = 200_000  # policies a seeded agent keeps, by observation and mask
 
 
 def _sigmoid(x: float) -> float:
@@ -289,11 +292,16 @@ class ISMCTSAgent:
             self.rules = LithSearchRules(self.config, policy, buckets)
         except ValueError as error:
             raise ValueError(f"ismcts: {error}") from None
-        self.reset(seed)
-
-    def reset(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.cache: dict[bytes, np.ndarray] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new seed: a new generator, and searches seeded afresh (``None`` keeps them)."""
+        if seed is not None:
+            self.seed = seed
+            self.rng = random.Random(seed)
+            self.cache = {}
 
     def search_rng(self, observation: np.ndarray) -> random.Random:
         """The generator of one search: from the seed and the observation, so the same
@@ -315,6 +323,10 @@ class ISMCTSAgent:
             out[legal_ids[0]] = 1.0
             return out
         observation = np.asarray(observation, dtype=np.float32)
+        repeatable = self.seed is not None and self.settings.ms is None
+        key = observation.tobytes() + mask.astype(np.int8).tobytes()
+        if repeatable and key in self.cache:
+            return self.cache[key].copy()
         view = view_from_observation(observation, self.config)
         if view.current_player != 0:
             raise ValueError("observation: the seat is not to act")
@@ -331,6 +343,10 @@ class ISMCTSAgent:
             raise ValueError("action_mask: differs from the legal actions the observation shows")
         for action, p in final_policy(root, self.settings.final, legal).items():
             out[action] = p
+        if repeatable:
+            if len(self.cache) >= CACHE_SIZE:
+                self.cache.clear()
+            self.cache[key] = out.copy()
         return out
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:

@@ -110,6 +110,9 @@ def test_the_same_observation_gets_the_same_search_whatever_came_before():
     agent = ISMCTSAgent(seed=4, config=config, iterations=40)
     backward = [agent.search_policy(*s).tolist() for s in reversed(seen)]
     assert forward == backward[::-1]
+    assert len(agent.cache) == 2  # kept: a repeated observation is not searched again
+    agent.rules = None  # a search now would fail
+    assert agent.search_policy(*seen[0]).tolist() == forward[0]
 
 
 @pytest.mark.parametrize(
