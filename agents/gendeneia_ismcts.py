@@ -173,10 +173,11 @@ class GendeneiaSearchRules:
 class ISMCTSAgent:
     """Information-set MCTS from the seat's observation: ``iterations`` worlds a decision (or
     ``ms`` milliseconds of them), exploration ``c``, rollouts by ``policy`` (random, greedy,
-    spoiler, mixed: each seat greedy or spoiler at random for each rollout, or prior: the
-    network), returns ``reward`` (win, blend), ``final`` (max_visits,
-    visits, max_value) and ``tree`` (ismcts, or flat Monte Carlo over worlds). ``prior``: a
-    ``ppo:`` model file (expert iteration's network) whose policy guides the search (PUCT)."""
+    spoiler, mixed: each seat greedy or spoiler at random for each rollout, prior: the
+    network, or ``ppo:PATH``: that network file), returns ``reward`` (win, blend), ``final``
+    (max_visits, visits, max_value) and ``tree`` (ismcts, or flat Monte Carlo over worlds).
+    ``prior``: a ``ppo:`` model file (expert iteration's network) whose policy guides the
+    search (PUCT)."""
 
     needs_observation = True
 
@@ -194,11 +195,20 @@ class ISMCTSAgent:
         prior: str | None = None,
     ) -> None:
         self.config = config or GendeneiaConfig()
+        rollout_network = None
+        if isinstance(policy, str) and policy.startswith("ppo:"):  # rollouts by a network
+            rollout_network, policy = policy.partition(":")[2], "prior"
+            if prior is not None and prior != rollout_network:
+                raise ValueError(
+                    f"ismcts: policy=ppo:{rollout_network} and prior={prior} name two networks"
+                )
         if policy not in POLICIES:
             raise ValueError(f"ismcts: policy must be one of {', '.join(POLICIES)}; got {policy!r}")
         if reward not in REWARDS:
             raise ValueError(f"ismcts: reward must be one of {', '.join(REWARDS)}; got {reward!r}")
         select = "uct" if prior is None else "puct"
+        label = "prior" if rollout_network is None else "policy"
+        prior = prior if rollout_network is None else rollout_network
         try:
             self.settings = SearchSettings(iterations, ms, c, final, tree, select)
         except ValueError as error:
@@ -213,12 +223,13 @@ class ISMCTSAgent:
             try:
                 network = PPOAgent(str(prior), deterministic=False)
             except ValueError as error:
-                raise ValueError(f"ismcts: prior: {error}") from None
+                raise ValueError(f"ismcts: {label}: {error}") from None
             misfits = network.misfits(observation_size(self.config), num_actions(self.config))
             if misfits:
                 space, got, table = misfits[0]
                 raise ValueError(
-                    f"ismcts: prior: the model's {space} space has size {got}, the table's {table}"
+                    f"ismcts: {label}: the model's {space} space has size {got}, "
+                    f"the table's {table}"
                 )
         try:
             self.rules = GendeneiaSearchRules(policy, reward, network, self.config)

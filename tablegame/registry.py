@@ -164,13 +164,23 @@ _PARAMETER = re.compile(r"^[A-Za-z_]\w*=")
 
 def split_spec(spec: str, game: str) -> tuple[str, str | None, list[str]]:
     """An agent spec's name, the path it loads (for agents that take one, such as
-    ``ppo:PATH`` or ``solved:DIR``; else None) and its ``key=value`` segments."""
+    ``ppo:PATH`` or ``solved:DIR``; else None) and its ``key=value`` segments. A value that
+    is itself such an agent keeps its path: ``ismcts:policy=ppo:runs/x/model.zip``."""
     load_agents()
     name, _, rest = spec.strip().partition(":")
     segments = rest.split(":") if rest else []
     factory = AGENTS.get(game, {}).get(name)
     if factory is None or not getattr(factory, "spec_argument", None):
-        return name, None, segments
+        joined: list[str] = []
+        for segment in segments:
+            value = joined[-1].partition("=")[2] if joined else ""
+            inner = AGENTS.get(game, {}).get(value.split(":")[0])
+            takes_path = inner is not None and getattr(inner, "spec_argument", None)
+            if takes_path and ":" not in value and not _PARAMETER.match(segment):
+                joined[-1] += ":" + segment
+                continue
+            joined.append(segment)
+        return name, None, joined
     # name:PATH[:key=value...]: the trailing key=value segments are parameters
     cut = len(segments)
     while cut > 1 and _PARAMETER.match(segments[cut - 1]):

@@ -360,3 +360,18 @@ def test_the_tournament_help_lists_every_agent_with_parameters_make_agent_takes(
                 make_agent(f"{name}:{p}={value}", game)
     assert "bluffer (freq, bet, raise, call)" in agent_catalogue("lith")
     assert "ppo:PATH" in agent_catalogue("gendeneia")
+
+
+def test_a_parameter_naming_an_agent_that_loads_a_file_keeps_its_path():
+    from tablegame.registry import split_spec
+
+    assert split_spec("ismcts:policy=ppo:runs/x/m.zip:iterations=5", "gendeneia") == (
+        "ismcts",
+        None,
+        ["policy=ppo:runs/x/m.zip", "iterations=5"],
+    )
+    assert split_spec("ismcts:policy=spoiler:iterations=5", "gendeneia")[2] == [
+        "policy=spoiler",
+        "iterations=5",
+    ]
+    assert split_spec("bluffer:freq", "lith")[2] == ["freq"]  # still a bad parameter

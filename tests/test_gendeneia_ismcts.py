@@ -200,3 +200,27 @@ def test_a_person_plays_against_it_in_the_terminal(tmp_path, capsys):
     argv += ["--history", str(tmp_path / "game.json")]
     assert gendeneia_play.main(argv, stdin=io.StringIO("1\n" * 200)) == 0
     assert "The game is over" in capsys.readouterr().out
+
+
+def test_a_network_plays_the_rollouts_named_as_policy_ppo_path(tmp_path):
+    from training.expert_iteration import ExItConfig, new_model
+
+    model = tmp_path / "net.zip"
+    new_model(ExItConfig()).save(model)
+    config = GendeneiaConfig(max_rounds=2)
+    agent = make_agent(
+        f"ismcts:policy=ppo:{model}:iterations=6", "gendeneia", seed=1, config=config
+    )
+    assert agent.rules.policy == "prior" and agent.rules.network is not None
+    assert agent.settings.select == "uct"  # rollouts only: no PUCT without prior=
+    same = make_agent(f"ismcts:policy=prior:prior={model}:iterations=6", "gendeneia", config=config)
+    assert same.settings.select == "puct"
+    game = GendeneiaGame(config, seed=3)
+    while not game.is_over:
+        seat = game.current
+        choice = agent.act(encode(game.observe(seat), config), action_mask(game))
+        game.apply(action_from_id(game, choice))
+    with pytest.raises(ValueError, match="ismcts: policy: ppo: no model file at 'gone.zip'"):
+        make_agent("ismcts:policy=ppo:gone.zip", "gendeneia", config=config)
+    with pytest.raises(ValueError, match="name two networks"):
+        make_agent(f"ismcts:policy=ppo:{model}:prior=other.zip", "gendeneia", config=config)
