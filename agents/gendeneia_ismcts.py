@@ -180,6 +180,7 @@ class ISMCTSAgent:
     search (PUCT)."""
 
     needs_observation = True
+    path_parameters = ("prior",)  # files Ray ships to the workers (distributed.files)
 
     def __init__(
         self,

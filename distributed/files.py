@@ -1,9 +1,10 @@
 """Model files to the workers: no shared file system is assumed.
 
-An agent spec that loads a file or folder (``ppo:PATH``, ``solved:DIR``) is packed on this
-machine (a gzipped tar, put once in Ray's object store) and unpacked on a worker into a folder
-named by its content's hash, where later tasks on that node find it again. The worker builds
-the agent from the copy; the agent keeps its label (the spec as given) everywhere in results.
+An agent spec that loads a file or folder (``ppo:PATH``, ``solved:DIR``, or a parameter's:
+``ismcts:prior=PATH``, ``ismcts:policy=ppo:PATH``) is packed on this machine (a gzipped tar,
+put once in Ray's object store) and unpacked on a worker into a folder named by its content's
+hash, where later tasks on that node find it again. The worker builds the agent from the
+copy; the agent keeps its label (the spec as given) everywhere in results.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tablegame.registry import split_spec
+from tablegame.registry import parameter_files, split_spec
 
 __all__ = [
     "Shipment",
@@ -113,27 +114,41 @@ class Shipment:
         import ray
 
         self.specs = specs
-        # per spec: None, or (agent name, content digest, object ref, key=value parameters)
-        self.parts: list[tuple[str, str, Any, list[str]] | None] = []
+        # per spec: None (it loads nothing), or (agent name, key=value parameters, files);
+        # files: {where: (prefix, content digest, object ref)}, where -1 is the spec's own
+        # path and i its parameter i, which is the prefix and the path
+        self.parts: list[tuple[str, list[str], dict] | None] = []
         for spec in specs:
             name, path, parameters = split_spec(spec, game)
-            if path is None:
-                self.parts.append(None)
-            else:
-                packed = pack(Path(path))
-                self.parts.append((name, digest_of(packed), ray.put(packed), parameters))
+            files = {}
+            wanted = {i: prefix_path for i, prefix_path in parameter_files(spec, game).items()}
+            if path is not None:
+                wanted[-1] = ("", path)
+            for where, (prefix, file) in wanted.items():
+                packed = pack(Path(file))
+                files[where] = (prefix, digest_of(packed), ray.put(packed))
+            self.parts.append((name, parameters, files) if files else None)
 
     def local_specs(self) -> tuple[str, ...]:
         """On a worker: the specs rewritten to load this node's copies of the files (fetched
         and unpacked by the first task on the node that needs them)."""
         import ray
 
+        def copy_of(digest: str, ref: Any) -> str:
+            return str(unpacked(digest) or unpack(ray.get(ref)))
+
         out = []
         for spec, part in zip(self.specs, self.parts, strict=True):
             if part is None:
                 out.append(spec)
-            else:
-                name, digest, ref, parameters = part
-                copy = unpacked(digest) or unpack(ray.get(ref))
-                out.append(":".join([name, str(copy), *parameters]))
+                continue
+            name, parameters, files = part
+            parameters = list(parameters)
+            for where, (prefix, digest, ref) in files.items():
+                if where >= 0:
+                    parameters[where] = prefix + copy_of(digest, ref)
+            head = [name]
+            if -1 in files:
+                head.append(copy_of(*files[-1][1:]))
+            out.append(":".join([*head, *parameters]))
         return tuple(out)

@@ -32,6 +32,7 @@ __all__ = [
     "agent_names",
     "load_agents",
     "make_agent",
+    "parameter_files",
     "parse_value",
     "register",
     "split_spec",
@@ -186,6 +187,28 @@ def split_spec(spec: str, game: str) -> tuple[str, str | None, list[str]]:
     while cut > 1 and _PARAMETER.match(segments[cut - 1]):
         cut -= 1
     return name, ":".join(segments[:cut]), segments[cut:]
+
+
+def parameter_files(spec: str, game: str) -> dict[int, tuple[str, str]]:
+    """The files a spec's ``key=value`` segments load, by segment (as :func:`split_spec`
+    gives them): ``{index: (what precedes the path in the segment, the path)}``. A value
+    naming an agent that loads a file (``policy=ppo:PATH``) loads it, and so does a parameter
+    the agent lists in its ``path_parameters`` (``prior=PATH``)."""
+    name, _, segments = split_spec(spec, game)
+    factory = AGENTS.get(game, {}).get(name)
+    listed = getattr(factory, "path_parameters", ())
+    out = {}
+    for i, segment in enumerate(segments):
+        key, sep, value = segment.partition("=")
+        if not sep or not value:
+            continue
+        inner, colon, path = value.partition(":")
+        loads = AGENTS.get(game, {}).get(inner)
+        if colon and path and getattr(loads, "spec_argument", None):
+            out[i] = (f"{key}={inner}:", path)
+        elif key in listed:
+            out[i] = (f"{key}=", value)
+    return out
 
 
 def _set_parameter(name: str, text: str, accepted: dict[str, str], kwargs: dict) -> None:

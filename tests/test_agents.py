@@ -375,3 +375,15 @@ def test_a_parameter_naming_an_agent_that_loads_a_file_keeps_its_path():
         "iterations=5",
     ]
     assert split_spec("bluffer:freq", "lith")[2] == ["freq"]  # still a bad parameter
+
+
+def test_the_files_a_specs_parameters_load_are_found():
+    from tablegame.registry import parameter_files
+
+    spec = "ismcts:iterations=5:prior=runs/a.zip:policy=ppo:runs/b.zip:c=1"
+    assert parameter_files(spec, "gendeneia") == {
+        1: ("prior=", "runs/a.zip"),
+        2: ("policy=ppo:", "runs/b.zip"),
+    }
+    assert parameter_files("ismcts:policy=spoiler", "gendeneia") == {}
+    assert parameter_files("ppo:runs/x.zip:deterministic=false", "lith") == {}

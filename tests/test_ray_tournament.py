@@ -78,6 +78,23 @@ def test_the_lith_search_plays_the_same_hands_on_ray(ray_cluster):
     assert public(run_tournament_on_ray(spec, task_blocks=1)) == public(run_tournament(spec))
 
 
+def test_a_search_guided_by_a_network_file_ships_it_and_plays_the_same_games(ray_cluster, tmp_path):
+    from distributed.files import Shipment
+    from training.expert_iteration import ExItConfig, new_model
+
+    network = tmp_path / "net.zip"
+    new_model(ExItConfig()).save(network)
+    specs = (f"ismcts:iterations=4:prior={network}", f"ismcts:policy=ppo:{network}:c=1", "greedy")
+    local = Shipment(specs, "gendeneia").local_specs()
+    copy = str(unpacked(digest_of(pack(network))))
+    assert local == (f"ismcts:iterations=4:prior={copy}", f"ismcts:policy=ppo:{copy}:c=1", "greedy")
+    assert copy != str(network)
+    spec = TournamentSpec(
+        game="gendeneia", agents=(specs[0], "spoiler"), players=3, units=3, seed=1
+    )
+    assert public(run_tournament_on_ray(spec, task_blocks=1)) == public(run_tournament(spec))
+
+
 def test_batched_results_and_records_are_identical_to_one_process(ray_cluster, model):
     spec = TournamentSpec(
         game="lith",
