@@ -24,9 +24,11 @@ from lith_env.exchange import best_discard, role_percentile, unseen_cards
 from lith_env.game import LithConfig
 from tablegame.registry import register
 
-__all__ = ["BluffAgent", "CallerAgent", "RockAgent", "TagAgent"]
+__all__ = ["TAG_BET", "TAG_CALL", "TAG_RAISE", "BluffAgent", "CallerAgent", "RockAgent", "TagAgent"]
 
 FOLD, CHECK_CALL, FIRST_RAISE = 0, 1, 2
+# tag's thresholds on the discounted percentile, per betting round
+TAG_BET, TAG_RAISE, TAG_CALL = (0.7, 0.75, 0.8), (0.85, 0.88, 0.9), (0.5, 0.55, 0.6)
 
 
 def _thresholds(values: float | Sequence[float], name: str) -> tuple[float, float, float]:
@@ -231,9 +233,9 @@ class TagAgent(LithHeuristic):
         self,
         seed: int | None = None,
         config: LithConfig | None = None,
-        bet: float | Sequence[float] = (0.7, 0.75, 0.8),
-        raise_: float | Sequence[float] = (0.85, 0.88, 0.9),
-        call: float | Sequence[float] = (0.5, 0.55, 0.6),
+        bet: float | Sequence[float] = TAG_BET,
+        raise_: float | Sequence[float] = TAG_RAISE,
+        call: float | Sequence[float] = TAG_CALL,
     ) -> None:
         super().__init__(seed, config)
         self.bet_at = _thresholds(bet, "bet")
@@ -282,9 +284,9 @@ class BluffAgent(TagAgent):
         seed: int | None = None,
         config: LithConfig | None = None,
         freq: float = 0.3,
-        bet: float | Sequence[float] = (0.7, 0.75, 0.8),
-        raise_: float | Sequence[float] = (0.85, 0.88, 0.9),
-        call: float | Sequence[float] = (0.5, 0.55, 0.6),
+        bet: float | Sequence[float] = TAG_BET,
+        raise_: float | Sequence[float] = TAG_RAISE,
+        call: float | Sequence[float] = TAG_CALL,
     ) -> None:
         super().__init__(seed, config, bet=bet, raise_=raise_, call=call)
         if not isinstance(freq, int | float) or not 0 <= freq <= 1:

@@ -37,9 +37,10 @@ from typing import Any
 import numpy as np
 
 from agents.ismcts import SearchSettings, final_policy, search
+from agents.lith_heuristics import TAG_BET, TAG_CALL, TAG_RAISE
 from lith_env.encoding import action_from_id, features_table, keep_id, legal_mask, num_actions
 from lith_env.exchange import role_percentile
-from lith_env.game import LithConfig, LithHand, PlayerView
+from lith_env.game import BETTING_STATS, LithConfig, LithHand, PlayerView
 from lith_env.hands import hand_index
 from lith_env.worlds import sample_deal, view_from_observation, world_of
 from tablegame.registry import register
@@ -58,9 +59,6 @@ __all__ = [
 POLICIES = ("random", "caller", "tag")
 BELIEFS = ("uniform", "tag")
 FOLD, CHECK_CALL, FIRST_RAISE = 0, 1, 2
-# tag's thresholds (agents.lith_heuristics.TagAgent) per betting round, on the discounted
-# percentile
-TAG_BET, TAG_RAISE, TAG_CALL = (0.7, 0.75, 0.8), (0.85, 0.88, 0.9), (0.5, 0.55, 0.6)
 
 
 @functools.cache
@@ -118,7 +116,7 @@ def betting_likelihood(view: PlayerView, by_round: list, config: LithConfig) -> 
     the cards a world deals them, over its largest possible value: a probability to accept
     the world with. Only the betting summary's counts are read (checks, calls, bets and
     raises per round and seat), each as a draw from the model at the seat's hand then."""
-    n, width = view.num_players, 5
+    n, width = view.num_players, len(BETTING_STATS)
     table = percentiles(config)
     opponents = max(1, sum(1 for f in view.folded if not f) - 1)
     betting, ratio = view.betting, 1.0
