@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple, NoReturn
 
@@ -37,6 +37,7 @@ __all__ = [
     "LithConfig",
     "LithGame",
     "LithHand",
+    "resolve_exchange",
 ]
 
 EXCUSE_VARIANTS = (*EXCUSE_ROLES, "demon")
@@ -344,6 +345,43 @@ class ExchangeLog:
         drew = tuple([(received[s][1] is None) if s in received else None for s in range(n)])
         self._public = (discarded, drew)
         return self._public
+
+
+def resolve_exchange(
+    log: ExchangeLog,
+    order: Sequence[int],
+    cards: list[list[int]],
+    deck: list[int],
+    draw: Callable[[int], int] | None = None,
+) -> None:
+    """The exchange rule on ``cards`` and ``deck`` (top first), recording it in ``log``: from
+    the left of the dealer (``order``: the seats in the exchange), each discarder takes the
+    discard of the next seat on their left if it discarded, otherwise the top card of the
+    deck; discards nobody takes go to the bottom of the deck, in the same order. ``draw(seat)``,
+    if given, takes the top card instead of ``deck.pop(0)`` (a search that names cards as they
+    are drawn)."""
+    discards = log.discards
+    for seat, card in discards.items():
+        if card is not None:
+            cards[seat].remove(card)
+    for i, seat in enumerate(order):
+        if discards[seat] is None:
+            continue
+        left = order[(i + 1) % len(order)]
+        if left != seat and discards[left] is not None:
+            card = discards[left]
+            log.received[seat] = (card, left)
+            log.taken_by[left] = seat
+        else:
+            card = deck.pop(0) if draw is None else draw(seat)
+            log.received[seat] = (card, None)
+        cards[seat].append(card)
+    for seat in order:
+        card = discards[seat]
+        if card is not None and seat not in log.taken_by:
+            log.taken_by[seat] = None
+            log.to_bottom.append(card)
+    deck.extend(log.to_bottom)
 
 
 class LithHand:
@@ -737,29 +775,7 @@ class LithHand:
         """From the left of the dealer, each discarder takes the discard of the next player still
         in on their left if that player discarded, otherwise the top card of the deck. Discards
         nobody takes go to the bottom of the deck (in the same order)."""
-        log = self.exchanges[-1]
-        order = self._exchange_order
-        for seat, card in log.discards.items():
-            if card is not None:
-                self.cards[seat].remove(card)
-        for i, seat in enumerate(order):
-            if log.discards[seat] is None:
-                continue
-            left = order[(i + 1) % len(order)]
-            if left != seat and log.discards[left] is not None:
-                card = log.discards[left]
-                log.received[seat] = (card, left)
-                log.taken_by[left] = seat
-            else:
-                card = self._deck.pop(0)
-                log.received[seat] = (card, None)
-            self.cards[seat].append(card)
-        for seat in order:
-            card = log.discards[seat]
-            if card is not None and seat not in log.taken_by:
-                log.taken_by[seat] = None
-                log.to_bottom.append(card)
-        self._deck.extend(log.to_bottom)
+        resolve_exchange(self.exchanges[-1], self._exchange_order, self.cards, self._deck)
 
     # ------------------------------------------------------------------ the end of a hand
 

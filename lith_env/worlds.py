@@ -27,7 +27,15 @@ import numpy as np
 
 from lith_env.cards import NUM_CARDS
 from lith_env.encoding import PHASES, field_offsets, observation_size
-from lith_env.game import BETTING_STATS, ExchangeLog, ExchangeView, LithConfig, LithHand, PlayerView
+from lith_env.game import (
+    BETTING_STATS,
+    ExchangeLog,
+    ExchangeView,
+    LithConfig,
+    LithHand,
+    PlayerView,
+    resolve_exchange,
+)
 
 __all__ = ["Deal", "sample_deal", "sample_world", "view_from_observation", "world_of"]
 
@@ -240,27 +248,10 @@ class _CardFlow:
         return hands, deck, logs, by_round
 
     def resolve(self, log: ExchangeLog, seats: list[int], ex: ExchangeView) -> None:
-        """The engine's exchange (``LithHand._resolve_exchange``) on these cards."""
-        for s, card in log.discards.items():
-            if card is not None:
-                self.hands[s].remove(card)
-        for i, seat in enumerate(seats):
-            if log.discards[seat] is None:
-                continue
-            left = seats[(i + 1) % len(seats)]
-            if left != seat and log.discards[left] is not None:
-                card = log.discards[left]
-                log.received[seat] = (card, left)
-                log.taken_by[left] = seat
-            else:
-                card = self.deck.pop(0)
-                if seat == self.me:
-                    card = self.must_be(card, ex.received)  # type: ignore[arg-type]
-                log.received[seat] = (card, None)
-            self.hands[seat].append(card)
-        for seat in seats:
-            card = log.discards[seat]
-            if card is not None and seat not in log.taken_by:
-                log.taken_by[seat] = None
-                log.to_bottom.append(card)
-        self.deck.extend(log.to_bottom)
+        """The engine's exchange on these cards, the seat's draw made to be the card it got."""
+
+        def draw(seat: int) -> int:
+            card = self.deck.pop(0)
+            return self.must_be(card, ex.received) if seat == self.me else card  # type: ignore[arg-type]
+
+        resolve_exchange(log, seats, self.hands, self.deck, draw)
