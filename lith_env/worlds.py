@@ -215,6 +215,8 @@ class _CardFlow:
         return hand[self.rng.randrange(len(hand))]
 
     def play(self) -> tuple[list[list[int]], list[int], list[ExchangeLog], list]:
+        """Every exchange so far replayed, then the unnamed cards named at random: the hands,
+        the deck, the exchange logs and the hands of each betting round."""
         logs = []
         by_round = [[list(hand) for hand in self.hands]]
         for ex in self.view.exchanges:
