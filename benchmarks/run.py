@@ -440,6 +440,85 @@ def bench_ismcts(iterations: int, repeat: int, states: int = 12) -> dict:
     }
 
 
+def bench_lith_search(iterations: int, repeat: int, hands: int = 6) -> dict:
+    """The Lith search on one core: microseconds a world (a sampled world, one weighed by the
+    others' betting, against ``copy.deepcopy`` of the hand, the reference in the same run) at
+    every decision of random hands; and milliseconds a decision of ``ismcts:iterations=N``
+    (default options) heads-up and six-handed against ``tag``."""
+    import copy
+    import random
+
+    from agents.lith_ismcts import ISMCTSAgent, believed_world
+    from lith_env.encoding import action_from_id, encode, legal_mask
+    from lith_env.game import LithConfig, LithHand
+    from lith_env.worlds import sample_world, view_from_observation
+    from tablegame.registry import make_agent
+
+    def deal(config: LithConfig, seed: int) -> LithHand:
+        rng = random.Random(seed)
+        order = list(config.deck)
+        rng.shuffle(order)
+        return LithHand(config, config.stacks, seed % config.num_players, order)
+
+    config = LithConfig()
+    states, views, play = [], [], random.Random(0)
+    for seed in range(hands):
+        hand = deal(config, seed)
+        while not hand.is_over:
+            states.append(copy.deepcopy(hand))
+            views.append(view_from_observation(encode(hand.observe(hand.current), config), config))
+            ids = [i for i in legal_mask(hand).nonzero()[0].tolist() if i]
+            hand.apply(action_from_id(hand, play.choice(ids)))
+    world_rng = random.Random(0)
+    fns = {
+        "deepcopy": lambda: [copy.deepcopy(h) for h in states],
+        "sampled world": lambda: [sample_world(v, config, world_rng) for v in views],
+        "world weighed by the betting": lambda: [
+            believed_world(v, config, "tag", world_rng) for v in views
+        ],
+    }
+    micro = {name: 1e6 * t / len(states) for name, t in median_seconds(fns, repeat).items()}
+
+    decisions = {}
+    for players in (2, 6):
+        config = LithConfig(num_players=players)
+        agent = ISMCTSAgent(seed=0, config=config, iterations=iterations)
+        tag = make_agent("tag", "lith", seed=1, config=config)
+        times: list[float] = []
+        for seed in range(hands):
+            hand = deal(config, seed)
+            while not hand.is_over:
+                obs, mask = encode(hand.observe(hand.current), config), legal_mask(hand)
+                if hand.current == 0 and mask.sum() > 1:
+                    start = time.perf_counter()
+                    choice = agent.act(obs, mask)
+                    times.append(1000 * (time.perf_counter() - start))
+                else:
+                    choice = tag.act(obs, mask)
+                hand.apply(action_from_id(hand, choice))
+        decisions[f"{players} players"] = {
+            "median": float(np.median(times)),
+            "p95": float(np.percentile(times, 95)),
+            "n": len(times),
+        }
+    return {"iterations": iterations, "microseconds": micro, "ms a decision": decisions}
+
+
+def print_lith_search(result: dict, console: Console) -> None:
+    table = Table(title="Lith worlds, heads-up, every decision of random hands (medians)")
+    table.add_column("call")
+    table.add_column("µs", justify="right")
+    for name, value in result["microseconds"].items():
+        table.add_row(name, f"{value:,.1f}")
+    console.print(table)
+    table = Table(title=f"Lith ismcts:iterations={result['iterations']} against tag, one core")
+    for column in ("table", "decisions", "median ms", "p95 ms"):
+        table.add_column(column, justify="left" if column == "table" else "right")
+    for name, figures in result["ms a decision"].items():
+        table.add_row(name, str(figures["n"]), f"{figures['median']:.1f}", f"{figures['p95']:.1f}")
+    console.print(table)
+
+
 def print_ismcts(result: dict, console: Console) -> None:
     table = Table(title=f"ISMCTS on Kuhn poker, {result['iterations']} simulations a search")
     table.add_column("search")
@@ -1233,6 +1312,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=150,  # ismcts's default
         help="search: simulations a search (Kuhn poker and Gendeneía)",
     )
+    parser.add_argument(
+        "--lith-search-iterations",
+        type=int_at_least(1),
+        default=200,  # Lith ismcts's default
+        help="search: simulations a Lith search",
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     return parser
 
@@ -1258,6 +1343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_search(results["search"], console)
         results["ismcts"] = bench_ismcts(args.search_iterations, args.env_repeat)
         print_ismcts(results["ismcts"], console)
+        results["lith search"] = bench_lith_search(args.lith_search_iterations, args.env_repeat)
+        print_lith_search(results["lith search"], console)
     if args.which in ("batched", "all"):
         sizes = [int(n) for n in args.sizes.split(",")]
         results["batched"] = bench_batched(sizes, args.seconds, args.env_repeat, args.ppo_steps)

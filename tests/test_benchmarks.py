@@ -140,6 +140,17 @@ def test_the_ismcts_benchmark_times_both_searches_and_every_stage():
     assert all(0 < f["median"] <= f["p95"] for f in stages.values())
 
 
+def test_the_lith_search_benchmark_times_worlds_beside_a_deep_copy_and_decisions():
+    from benchmarks.run import bench_lith_search
+
+    result = bench_lith_search(iterations=5, repeat=1, hands=1)
+    micro = result["microseconds"]
+    assert set(micro) == {"deepcopy", "sampled world", "world weighed by the betting"}
+    assert all(v > 0 for v in micro.values())
+    assert set(result["ms a decision"]) == {"2 players", "6 players"}
+    assert all(0 < f["median"] <= f["p95"] and f["n"] > 0 for f in result["ms a decision"].values())
+
+
 def test_the_search_benchmark_times_every_primitive_beside_its_reference():
     from benchmarks.run import bench_search
 
