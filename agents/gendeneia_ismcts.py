@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.ismcts import SearchSettings, final_policy, search
+from agents.ismcts import SearchSettings, draw, final_policy, search
 from gendeneia_env.encoding import (
     action_from_id,
     action_id,
@@ -47,16 +47,6 @@ POLICIES = ("random", "greedy", "spoiler", "mixed", "prior")
 REWARDS = ("win", "blend")
 MARGIN_SCALE = 24  # a score lead of this many points counts as the blend's full margin
 MARGIN_WEIGHT = 0.25
-
-
-def draw(weights: np.ndarray, rng: random.Random) -> int:
-    """An index drawn in proportion to ``weights`` by ``rng``."""
-    point, total = rng.random() * float(weights.sum()), 0.0
-    for i, w in enumerate(weights):
-        total += float(w)
-        if point < total:
-            return i
-    return len(weights) - 1
 
 
 def rollout_move(game: GendeneiaGame, policy: str, rng: random.Random) -> GAction:

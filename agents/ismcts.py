@@ -33,6 +33,7 @@ __all__ = [
     "SearchRules",
     "SearchSettings",
     "SpielRules",
+    "draw",
     "final_policy",
     "search",
 ]
@@ -213,6 +214,16 @@ def _select_puct(
         if score > best_score:
             best, best_score = action, score
     return best, node[best]
+
+
+def draw(weights: Any, rng: random.Random) -> int:
+    """An index drawn in proportion to ``weights`` (a numpy array) by ``rng``."""
+    point, total = rng.random() * float(weights.sum()), 0.0
+    for i, w in enumerate(weights):
+        total += float(w)
+        if point < total:
+            return i
+    return len(weights) - 1
 
 
 def final_policy(

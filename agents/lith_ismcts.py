@@ -36,13 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.ismcts import SearchSettings, final_policy, search
+from agents.ismcts import SearchSettings, draw, final_policy, search
 from agents.lith_heuristics import TAG_BET, TAG_CALL, TAG_RAISE
 from lith_env.encoding import action_from_id, features_table, keep_id, legal_mask, num_actions
 from lith_env.exchange import role_percentile
 from lith_env.game import BETTING_STATS, LithConfig, LithHand, PlayerView
 from lith_env.hands import hand_index
 from lith_env.worlds import sample_deal, view_from_observation, world_of
+from tablegame.agent import legal_ids
 from tablegame.registry import register
 
 __all__ = [
@@ -186,21 +187,12 @@ class LithSearchRules:
         self.percentile = percentiles(config)
         self.discards = best_discards(config) if policy == "tag" else {}
         self.scale = 1.0
-        self.ids: dict[bytes, list[int]] = {}
-
-    def legal_ids(self, hand: LithHand) -> list[int]:
-        mask = legal_mask(hand)
-        key = mask.tobytes()
-        ids = self.ids.get(key)
-        if ids is None:
-            ids = self.ids[key] = np.flatnonzero(mask).tolist()
-        return ids
 
     def to_act(self, state: SearchState) -> int | None:
         return state.hand.current
 
-    def legal(self, state: SearchState) -> list[int]:
-        return self.legal_ids(state.hand)
+    def legal(self, state: SearchState) -> tuple[int, ...]:
+        return legal_ids(legal_mask(state.hand))
 
     def apply(self, state: SearchState, action: int) -> None:
         hand = state.hand
@@ -221,7 +213,7 @@ class LithSearchRules:
 
     def move(self, hand: LithHand, rng: random.Random) -> int:
         """The rollout policy's action id for the seat to act."""
-        ids = self.legal_ids(hand)
+        ids = legal_ids(legal_mask(hand))
         if len(ids) == 1:
             return ids[0]
         if self.policy == "random":
@@ -352,12 +344,7 @@ class ISMCTSAgent:
         ids = np.flatnonzero(probabilities)
         if len(ids) == 1:
             return int(ids[0])
-        point, total = self.rng.random(), 0.0
-        for i in ids:
-            total += probabilities[i]
-            if point < total:
-                return int(i)
-        return int(ids[-1])
+        return int(ids[draw(probabilities[ids], self.rng)])
 
     def action_probabilities(self, observations: Any, action_masks: np.ndarray) -> np.ndarray:
         """(k, actions): :meth:`search_policy` of each row (what ``act`` draws from)."""
