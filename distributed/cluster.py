@@ -4,7 +4,9 @@
 this machine belongs to (started with ``ray start``); ``connect("HOST:PORT")`` joins the cluster
 whose head listens there; ``connect("ray://HOST:PORT")`` goes through Ray Client. The suite's
 own packages travel to every worker with the job (Ray's ``runtime_env`` ``py_modules``), so
-the nodes need only the same Python libraries, not a copy of this checkout. Identical results
+the nodes need only the same Python libraries, not a copy of this checkout; so do the modules
+of ``module:Name`` agent specs built before connecting, unless they are installed packages
+(which the nodes must have installed too). Identical results
 need identical numerics, so a node whose Python, numpy or torch version differs from this
 machine's is refused at connect.
 
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tablegame.provenance import COMMIT_VARIABLE, git_commit
-from tablegame.registry import AGENT_MODULES_VARIABLE, load_agents
+from tablegame.registry import AGENT_MODULES_VARIABLE, imported_modules, load_agents
 
 __all__ = [
     "SUITE_MODULES",
@@ -32,6 +34,7 @@ __all__ = [
     "connect",
     "disable_usage_stats",
     "library_versions",
+    "package_paths",
     "parse_address",
 ]
 
@@ -102,17 +105,30 @@ SUITE_MODULES = (
 )
 
 
-def _package_paths() -> list[str]:
+def package_paths() -> list[str]:
     """Where this process imports each of ``SUITE_MODULES`` from: a package's folder or a
-    module's file, as Ray's ``py_modules`` takes them."""
+    module's file, as Ray's ``py_modules`` takes them; then the top-level packages of the
+    user's own agents (:func:`tablegame.registry.imported_modules`) that are not installed."""
     paths = []
     for name in SUITE_MODULES:
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:
             raise ClusterError(f"the suite's module {name!r} is not importable here")
-        origin = Path(spec.origin)
-        paths.append(str(origin.parent if origin.name == "__init__.py" else origin))
+        paths.append(_module_path(spec.origin))
+    for name in dict.fromkeys(m.partition(".")[0] for m in imported_modules()):
+        spec = importlib.util.find_spec(name)
+        if name in SUITE_MODULES or spec is None or spec.origin is None:
+            continue
+        path = _module_path(spec.origin)
+        if not any(part in ("site-packages", "dist-packages") for part in Path(path).parts):
+            paths.append(path)
     return paths
+
+
+def _module_path(origin: str) -> str:
+    """A package's folder (from its ``__init__.py``) or a module's file."""
+    path = Path(origin)
+    return str(path.parent if path.name == "__init__.py" else path)
 
 
 def cluster_cpus() -> int:
@@ -145,7 +161,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> None:
             )
         return
     runtime_env = {
-        "py_modules": _package_paths(),
+        "py_modules": package_paths(),
         "excludes": ["__pycache__", "*.pyc"],
         "env_vars": _worker_variables(),
     }

@@ -2,6 +2,10 @@
 
 A spec is ``name``, ``name:key=value:key=value``, or for agents that load a file or folder,
 ``name:PATH[:key=value...]`` (``tag``, ``bluffer:freq=0.3``, ``ppo:runs/x/model.zip``).
+An agent of one's own is named by where it is imported from, ``module:Name[:key=value...]``
+(``mybots.simple:AlwaysCall``): a class or factory taking ``key=value`` parameters as keyword
+arguments, and ``seed`` and ``config`` if it accepts them; what it builds must keep the agent
+protocol (:class:`tablegame.agent.Agent`).
 
 Agents register themselves with :func:`register` when their module is imported. The modules
 are found through the entry-point group ``decktet_rl.agents`` (the suite's own agents are
@@ -30,6 +34,7 @@ __all__ = [
     "agent_catalogue",
     "agent_modules",
     "agent_names",
+    "imported_modules",
     "load_agents",
     "make_agent",
     "parameter_files",
@@ -45,6 +50,7 @@ AGENT_MODULES_VARIABLE = "DECKTET_RL_AGENT_MODULES"
 AGENTS: dict[str, dict[str, Callable[..., Agent]]] = {"lith": {}, "gendeneia": {}}
 
 _loaded: list[str] = []  # the agent modules imported so far, in order
+_imported: list[str] = []  # the modules of module:Name specs built so far, in order
 
 
 def register(game: str, name: str) -> Callable:
@@ -135,8 +141,11 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
     name = spec.strip().partition(":")[0]
     if name not in AGENTS[game]:
+        if _IMPORT_SPEC.match(spec.strip()):
+            return _make_imported(spec.strip(), seed, config)
         raise ValueError(
-            f"unknown agent {name!r} for {game}; built-in agents: {', '.join(sorted(AGENTS[game]))}"
+            f"unknown agent {name!r} for {game}; built-in agents: "
+            f"{', '.join(sorted(AGENTS[game]))}; an agent of your own: module:ClassName"
         )
     factory = AGENTS[game][name]
     parameters = inspect.signature(factory).parameters
@@ -161,6 +170,83 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
 
 
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*=")
+# module:Name, where module is dotted and Name may be dotted too (a class's attribute)
+_IMPORT_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*(:|$)")
+
+
+def imported_modules() -> list[str]:
+    """The modules of the ``module:Name`` specs built so far in this process, in order (Ray
+    ships them to its workers with the suite)."""
+    return list(_imported)
+
+
+def _make_imported(spec: str, seed: int | None, config: Any) -> Agent:
+    """Build an agent from a ``module:Name[:key=value...]`` spec; ``ValueError`` naming what
+    is wrong: the module, the name, a parameter, or what the agent lacks of the protocol."""
+    module_name, _, rest = spec.partition(":")
+    attribute, *segments = rest.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(
+            f"agent {spec!r}: cannot import module {module_name!r} ({error})"
+        ) from None
+    factory: Any = module
+    for part in attribute.split("."):
+        if not hasattr(factory, part):
+            raise ValueError(f"agent {spec!r}: module {module_name!r} has no {attribute!r}")
+        factory = getattr(factory, part)
+    if not callable(factory):
+        raise ValueError(f"agent {spec!r}: {attribute!r} is not a class or factory")
+    if module_name not in _imported:
+        _imported.append(module_name)
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    open_ended = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    kwargs: dict[str, Any] = {}
+    for key, wanted in (("seed", seed), ("config", config)):
+        if key in parameters or open_ended:
+            kwargs[key] = wanted
+    accepted = {
+        p.rstrip("_"): p
+        for p, kind in ((n, v.kind) for n, v in parameters.items())
+        if p not in ("seed", "config", "self") and kind is not inspect.Parameter.VAR_KEYWORD
+    }
+    for text in segments:
+        key = text.partition("=")[0]
+        if open_ended and _PARAMETER.match(text) and key not in accepted:
+            accepted[key] = key
+        _set_parameter(spec, text, accepted, kwargs)
+    try:
+        agent = factory(**kwargs)
+    except TypeError as error:
+        raise ValueError(f"agent {spec!r}: {error}") from None
+    missing = [
+        f"{method}()" for method in ("act", "reset") if not callable(getattr(agent, method, None))
+    ]
+    if not missing and not _takes(agent.act, None, None):
+        missing.append("act() taking (observation, action_mask)")
+    if not missing and not _takes(agent.reset, seed=None):
+        missing.append("a seed=None keyword in reset()")
+    if missing:
+        raise ValueError(
+            f"agent {spec!r} does not keep the agent protocol (act(observation, action_mask) "
+            f"-> int, reset(seed=None)): it lacks {' and '.join(missing)}"
+        )
+    return agent
+
+
+def _takes(method: Callable, *args: Any, **kwargs: Any) -> bool:
+    """Whether ``method`` can be called with these arguments (by its signature)."""
+    try:
+        inspect.signature(method).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    except ValueError:
+        return True  # a builtin without a signature: take it at its word
+    return True
 
 
 def split_spec(spec: str, game: str) -> tuple[str, str | None, list[str]]:

@@ -215,9 +215,20 @@ def _small(command: str) -> str | None:
     return None
 
 
+# Files a block needs in its folder that the page shows as a python block: (page, a line of the
+# block) -> (file name, a line of the python block that is the file).
+FILES: dict[tuple[str, str], tuple[str, str]] = {
+    ("docs/tournaments.md", "--agents mybots:Stubborn"): ("mybots.py", "class Stubborn:"),
+}
+
+
 def _set_up(where: str, block: str, folder: Path) -> None:
-    """Run the ``SETUP`` commands of a block in its folder."""
+    """Write the ``FILES`` of a block and run its ``SETUP`` commands, in its folder."""
     page = where.rsplit(":", 1)[0]
+    for (file_page, line), (name, file_line) in FILES.items():
+        if page == file_page and line in block:
+            (code,) = [c for w, c in _blocks("python") if w.startswith(page) and file_line in c]
+            (folder / name).write_text(code)
     for (setup_page, line), commands in SETUP.items():
         if page == setup_page and line in block:
             for argv, answers in commands:
