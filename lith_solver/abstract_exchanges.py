@@ -43,6 +43,7 @@ from lith_solver.abstraction import (
 from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import PATTERNS, ExchangeGame, exploitability
 from lith_solver.one_round import OneRoundGame, betting_tree, normalized
+from lith_solver.solutions import as_probabilities
 
 __all__ = [
     "FORMAT",
@@ -535,7 +536,9 @@ def load_exchange_abstract(directory: Path, record: dict, policy: str) -> Exchan
             if recall not in RECALLS:
                 raise ValueError(f"recall {recall!r}")
             bucket = np.asarray(arrays["bucket"], dtype=np.int64)
-            strategy = np.asarray(arrays[policy], dtype=np.float64)
+            if policy not in arrays.files:
+                raise ValueError(f"it keeps no {policy} strategy (only {', '.join(arrays.files)})")
+            strategy = as_probabilities(arrays[policy])
         buckets = int(record["buckets"])
         if bucket.min() < 0 or bucket.max() >= buckets:
             raise ValueError("a bucket id out of range")

@@ -35,6 +35,7 @@ from numba import njit
 from lith_env.game import LithConfig
 from lith_solver.checkpoint import rules_json
 from lith_solver.one_round import OneRoundGame, normalized
+from lith_solver.solutions import as_probabilities
 
 __all__ = [
     "FORMAT",
@@ -408,7 +409,9 @@ def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, 
             if not np.array_equal(arrays["hands"], game.hands):
                 raise ValueError("its hands are not the hands of its rules")
             bucket = np.asarray(arrays["bucket"], dtype=np.int64)
-            strategy = np.asarray(arrays[policy], dtype=np.float64)
+            if policy not in arrays.files:
+                raise ValueError(f"it keeps no {policy} strategy (only {', '.join(arrays.files)})")
+            strategy = as_probabilities(arrays[policy])
         expected = (len(game.decisions), int(record["buckets"]), MAX_ACTIONS)
         if strategy.shape != expected or bucket.shape != (game.num_hands,):
             raise ValueError(f"{policy} has shape {strategy.shape}, expected {expected}")

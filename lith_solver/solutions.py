@@ -18,7 +18,17 @@ from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import BUILDS, ExchangeGame, ExchangeSolver, auto_build
 from lith_solver.one_round import OneRoundGame
 
-__all__ = ["load_solution", "point_name", "save_solution"]
+__all__ = ["as_probabilities", "load_solution", "point_name", "save_solution"]
+
+
+def as_probabilities(stored: np.ndarray) -> np.ndarray:
+    """A saved strategy in float64. One kept in float32 (``python -m agents.zoo keep``) sums
+    to 1 only to 1e-7, so its rows that sum to more than 0 are scaled to sum to 1."""
+    strategy = np.asarray(stored, dtype=np.float64)
+    if stored.dtype == np.float64:
+        return strategy
+    total = strategy.sum(axis=-1, keepdims=True)
+    return np.divide(strategy, total, out=strategy, where=total > 0)
 
 
 def save_solution(
@@ -75,7 +85,7 @@ def load_solution(directory: str | Path) -> tuple[OneRoundGame, list[np.ndarray]
             profile = game.uniform_profile()
             for index in game.decisions:
                 key = f"node_{game.tree[index].history or 'root'}"
-                strategy = np.asarray(arrays[key], dtype=np.float64)
+                strategy = as_probabilities(arrays[key])
                 if strategy.shape != profile[index].shape or not np.all(strategy >= 0):
                     raise ValueError(f"{key} has shape {strategy.shape} or negative entries")
                 if not np.allclose(strategy.sum(axis=1), 1.0):
@@ -105,7 +115,7 @@ def _load_exchange(config: LithConfig, path: Path, record: dict) -> tuple[Any, d
         with np.load(path) as arrays:
             for key, shape in shapes.items():
                 name = point_name(key)
-                values = np.asarray(arrays[name], dtype=np.float64)
+                values = as_probabilities(arrays[name])
                 if values.shape != shape or not np.all(values >= 0):
                     raise ValueError(f"{name} has shape {values.shape} or negative entries")
                 if not np.allclose(values.sum(axis=-1), 1.0):

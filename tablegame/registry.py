@@ -34,6 +34,7 @@ __all__ = [
     "agent_catalogue",
     "agent_modules",
     "agent_names",
+    "expand_spec",
     "imported_modules",
     "load_agents",
     "make_agent",
@@ -139,6 +140,7 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
         raise ValueError(f"unknown game {game!r}; games: {', '.join(AGENTS)}")
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
+    spec = expand_spec(spec, game)
     name = spec.strip().partition(":")[0]
     if name not in AGENTS[game]:
         if _IMPORT_SPEC.match(spec.strip()):
@@ -167,6 +169,19 @@ def make_agent(spec: str, game: str, seed: int | None = None, config: Any = None
     for text in segments:
         _set_parameter(name, text, accepted, kwargs)
     return factory(seed=seed, **kwargs)
+
+
+def expand_spec(spec: str, game: str) -> str:
+    """The spec an alias stands for: an agent whose factory has ``expands(argument, game)``
+    (``zoo:NAME``) is replaced by the spec that gives, with the alias's own trailing
+    ``key=value`` parameters appended; any other spec as it is."""
+    load_agents()
+    name, _, rest = spec.strip().partition(":")
+    expands = getattr(AGENTS.get(game, {}).get(name), "expands", None)
+    if expands is None:
+        return spec
+    argument, *parameters = rest.split(":")
+    return ":".join([expands(argument, game), *parameters])
 
 
 _PARAMETER = re.compile(r"^[A-Za-z_]\w*=")
@@ -252,9 +267,9 @@ def _takes(method: Callable, *args: Any, **kwargs: Any) -> bool:
 def split_spec(spec: str, game: str) -> tuple[str, str | None, list[str]]:
     """An agent spec's name, the path it loads (for agents that take one, such as
     ``ppo:PATH`` or ``solved:DIR``; else None) and its ``key=value`` segments. A value that
-    is itself such an agent keeps its path: ``ismcts:policy=ppo:runs/x/model.zip``."""
-    load_agents()
-    name, _, rest = spec.strip().partition(":")
+    is itself such an agent keeps its path: ``ismcts:policy=ppo:runs/x/model.zip``. An alias
+    (``zoo:NAME``) is split as the spec it stands for (:func:`expand_spec`)."""
+    name, _, rest = expand_spec(spec, game).strip().partition(":")
     segments = rest.split(":") if rest else []
     factory = AGENTS.get(game, {}).get(name)
     if factory is None or not getattr(factory, "spec_argument", None):
