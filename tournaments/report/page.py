@@ -336,10 +336,10 @@ def build_report(
     page = (
         _asset("page.html")
         .replace("__TITLE__", escape(title))
-        .replace("/*__STYLE__*/", _asset("report.css"))
+        .replace("/*__STYLE__*/", _asset("cards.css") + _asset("report.css"))
         .replace("<!--__SECTIONS__-->", "".join(sections))
         .replace("__DATA__", data)
-        .replace("/*__SCRIPT__*/", _asset("report.js"))
+        .replace("/*__SCRIPT__*/", _asset("cards.js") + _asset("report.js"))
     )
     return page, len(lines)
 
