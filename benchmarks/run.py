@@ -46,6 +46,7 @@ the bytes a hand; the tournament and the report are built once, untimed but for 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -1064,6 +1065,116 @@ def print_report(result: dict, console: Console) -> None:
     )
 
 
+def bench_web(sessions: int, moves: int, bots: str = "tag") -> dict:
+    """The browser game's server under load: ``sessions`` people at once on the loopback
+    address, each making up to ``moves`` moves in heads-up Lith against ``bots``; the round
+    trip of a move (the request, the bots' replies, the answer) at p50/p95. Bounded: every
+    session stops after its moves or 120 s."""
+    import tempfile
+    import threading
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    def post(url: str, body: dict) -> dict:
+        request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})  # fmt: skip
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def person(base: str, k: int) -> None:
+        state = post(f"{base}/api/tables", {"game": "lith", "players": 2, "bots": bots, "seed": k})
+        deadline = time.perf_counter() + 120
+        for move in range(moves):
+            if state["over"] or time.perf_counter() > deadline:
+                break
+            body = {"choice": move % len(state["choices"]), "version": state["version"]}
+            start = time.perf_counter()
+            try:
+                state = post(f"{base}/api/tables/{state['id']}/act", body)
+            except urllib.error.URLError as error:
+                with lock:
+                    errors.append(str(error))
+                return
+            with lock:
+                times.append(time.perf_counter() - start)
+
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, _web_server(Path(tmp)) as base:
+        threads = [threading.Thread(target=person, args=(base, k)) for k in range(sessions)]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=150)
+        wall = time.perf_counter() - start
+    ms = np.array(times) * 1000
+    return {
+        "sessions": sessions,
+        "bots": bots,
+        "moves": len(times),
+        "errors": errors,
+        "seconds": wall,
+        "p50 ms": float(np.percentile(ms, 50)) if len(ms) else None,
+        "p95 ms": float(np.percentile(ms, 95)) if len(ms) else None,
+        "max ms": float(ms.max()) if len(ms) else None,
+        "moves a second": len(times) / wall,
+    }
+
+
+@contextlib.contextmanager
+def _web_server(history_dir: Any) -> Any:
+    """``python -m webplay`` on a free loopback port in a process of its own (the load's
+    threads would share the server's interpreter lock in this one); its base URL."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [sys.executable, "-m", "webplay", "--port", str(port), "--history-dir", str(history_dir)]
+    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.perf_counter() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/options", timeout=5).close()
+                break
+            except OSError:
+                if time.perf_counter() > deadline or server.poll() is not None:
+                    error = server.stderr.read().decode()
+                    raise RuntimeError(f"python -m webplay did not start: {error}") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def print_web(result: dict, console: Console) -> None:
+    table = Table(title="The browser game's server on loopback: a move's round trip")
+    for column in ("sessions", "bots", "moves", "p50 ms", "p95 ms", "max ms", "moves/s", "errors"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        str(result["sessions"]),
+        result["bots"],
+        f"{result['moves']:,}",
+        f"{result['p50 ms']:.1f}",
+        f"{result['p95 ms']:.1f}",
+        f"{result['max ms']:.1f}",
+        f"{result['moves a second']:.0f}",
+        str(len(result["errors"])),
+    )
+    console.print(table)
+    console.print("  goal: p95 under 50 ms with heuristic bots, 20 sessions at once")
+
+
 # Where a training run's time goes: the function whose cumulative time is each part.
 TRAINING_PARTS = {
     "engine and observations": ("lith_env/vector.py", "step"),
@@ -1237,6 +1348,7 @@ def build_parser() -> argparse.ArgumentParser:
             *("hands", "envs", "gendeneia", "search", "batched", "solver", "ray", "population"),
             "report",
             "methods",
+            "web",
             "all",
         ],
         nargs="?",
@@ -1318,6 +1430,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=200,  # Lith ismcts's default
         help="search: simulations a Lith search",
     )
+    parser.add_argument(
+        "--web-sessions", type=int_at_least(1), default=20, help="web: people playing at once"
+    )
+    parser.add_argument(
+        "--web-moves", type=int_at_least(1), default=100, help="web: moves each person makes"
+    )
     parser.add_argument("--json", help="also write the figures to this JSON file")
     return parser
 
@@ -1364,6 +1482,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.which in ("report", "all"):
         results["report"] = bench_report(args.report_hands // 2 * 2, args.env_repeat)
         print_report(results["report"], console)
+    if args.which in ("web", "all"):
+        results["web"] = bench_web(args.web_sessions, args.web_moves)
+        print_web(results["web"], console)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -101,6 +101,7 @@ SUITE_MODULES = (
     "agents",
     "training",
     "experiments",
+    "webplay",
     "train",
 )
 

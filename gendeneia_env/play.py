@@ -56,7 +56,7 @@ from tablegame.terminal import (
     seat_bots,
 )
 
-__all__ = ["main"]
+__all__ = ["GendeneiaScreen", "main", "menu", "play_and_describe", "public_label"]
 
 
 def _limit(text: str) -> int | None:
@@ -311,6 +311,49 @@ def menu(game: GendeneiaGame, screen: GendeneiaScreen) -> list[tuple[str, int]]:
     return options
 
 
+def play_and_describe(
+    game: GendeneiaGame, screen: GendeneiaScreen, seat: int, action_id: int
+) -> list[str]:
+    """Apply ``seat``'s action and say what it did in public words: the play, discard or
+    removal, then any cards a play trumped to the discard piles."""
+    action = action_from_id(game, action_id)
+    pair = tuple(game.hands[seat]) if action.kind in ("discard", "play") else None
+    removed = None
+    if action.kind == "remove":
+        holder, held = _holder(game, action.card)
+        removed = (holder, pair_name(*held))
+    before = [list(p.discard) for p in game.piles.values()]
+    game.apply(action)
+    lines = [screen.describe(seat, action, pair, removed)]
+    after = [list(p.discard) for p in game.piles.values()]
+    trumped = [
+        card_name(c)
+        for old, new in zip(before, after, strict=True)
+        for c in new[len(old) :]
+        if pair is None or c not in pair
+    ]
+    if action.kind == "play" and trumped:
+        lines.append(f"  trumped to the discard piles: {' '.join(trumped)}")
+    return lines
+
+
+def public_label(game: GendeneiaGame, action_id: int) -> str:
+    """A legal action of the seat to act in words that show nothing of its hand: "keep",
+    "discard and draw", "play onto seat 2's lots", "remove 3B/5Q from seat 1's lots"."""
+    action = action_from_id(game, action_id)
+    if action.kind in ("keep", "discard"):
+        return "keep its pair" if action.kind == "keep" else "discard its pair and draw"
+    if action.kind == "play":
+        return "play onto " + (
+            "the round lots" if action.target is None else f"seat {action.target}'s lots"
+        )
+    if action.kind == "remove":
+        holder, pair = _holder(game, action.card)
+        where = "the round lots" if holder is None else f"seat {holder}'s lots"
+        return f"remove {pair_name(*pair)} from {where}"
+    return "remove nothing"
+
+
 def _holder(game: GendeneiaGame, card: int) -> tuple[int | None, tuple[int, int]]:
     """The seat holding the pair of Choice ``card`` (None: the round lots) and the pair."""
     for seat, lots in enumerate(game.lots):
@@ -374,24 +417,8 @@ class Session:
         else:
             observation = encode(game.observe(seat), self.config)
             action_id = as_action_id(self.bots[seat].act(observation, action_mask(game)))
-        action = action_from_id(game, action_id)
-        pair = tuple(game.hands[seat]) if action.kind in ("discard", "play") else None
-        removed = None
-        if action.kind == "remove":
-            holder, held = _holder(game, action.card)
-            removed = (holder, pair_name(*held))
-        before = [list(p.discard) for p in game.piles.values()]
-        game.apply(action)
-        self.console.print(self.screen.describe(seat, action, pair, removed))
-        after = [list(p.discard) for p in game.piles.values()]
-        trumped = [
-            card_name(c)
-            for old, new in zip(before, after, strict=True)
-            for c in new[len(old) :]
-            if pair is None or c not in pair
-        ]
-        if action.kind == "play" and trumped:
-            self.console.print(f"  trumped to the discard piles: {' '.join(trumped)}")
+        for line in play_and_describe(game, self.screen, seat, action_id):
+            self.console.print(line)
 
     def run(self) -> None:
         """Play until the game ends or the person leaves; the record is saved every turn."""

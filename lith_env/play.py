@@ -17,7 +17,7 @@ import datetime
 import functools
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -49,7 +49,7 @@ from tablegame.terminal import (
     seat_bots,
 )
 
-__all__ = ["main"]
+__all__ = ["LithScreen", "main", "menu", "public_label", "read_hand"]
 
 PHASE_NAMES = {"bet": "betting round", "exchange": "exchange"}
 QUALIFIER_NOTE = (
@@ -172,16 +172,11 @@ class LithScreen:
         return f"{self.who(action['seat'])}: {text or kind}"
 
     def hand_line(self, cards: Sequence[int]) -> str:
-        names = tie_order(list(cards))
-        kind = classify(
-            names, pawns_and_courts=self.config.pawns_and_courts, excuse=self.config.excuse
-        )
-        _, pct = hand_strength(
-            cards, pawns_and_courts=self.config.pawns_and_courts, excuse=self.config.excuse
-        )
+        reading = read_hand(cards, self.config)
         return (
-            f"[bold]{' · '.join(names)}[/bold] — {kind.category} (qualifier: {kind.qualifier}), "
-            f"better than {100 * pct:.0f}% of hands"
+            f"[bold]{' · '.join(tie_order(list(cards)))}[/bold] — {reading['category']} "
+            f"(qualifier: {reading['qualifier']}), better than "
+            f"{100 * reading['percentile']:.0f}% of hands"
         )
 
     def _exchange_cell(self, view: PlayerView, seat: int) -> str:
@@ -269,6 +264,28 @@ class LithScreen:
         self.console.print(f"  stacks: {stacks}")
 
 
+def read_hand(cards: Sequence[int], config: LithConfig) -> dict:
+    """A hand's category, qualifier and strength percentile under the table's rules. Under the
+    ``demon`` Excuse the coin flipped at showdown decides the Excuse's role, so a hand holding
+    it reads both ways ("Void (as the imposter) / Pair (as the beggar)"), at the percentile
+    of the weaker reading."""
+    roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
+    readings = []
+    for role in roles:
+        kind = classify(tie_order(list(cards)), pawns_and_courts=config.pawns_and_courts,
+                        excuse=role)  # fmt: skip
+        _, pct = hand_strength(cards, pawns_and_courts=config.pawns_and_courts, excuse=role)
+        readings.append((role, kind.category, kind.qualifier, float(pct)))
+    lowest = min(r[3] for r in readings)  # the percentile of the weaker reading
+    if len({r[1:3] for r in readings}) == 1:
+        return {"category": readings[0][1], "qualifier": readings[0][2], "percentile": lowest}
+    return {
+        "category": " / ".join(f"{r[1]} (as the {r[0]})" for r in readings),
+        "qualifier": " / ".join(r[2] for r in readings),
+        "percentile": lowest,
+    }
+
+
 def rules_in_words(config: LithConfig) -> str:
     """The number of betting rounds and exchanges, and the deck's size, in words."""
     exchanges = config.rounds - 1
@@ -311,6 +328,13 @@ def menu(game: LithGame, config: LithConfig) -> list[tuple[str, Action | None]]:
             (f"{legal.raise_kind} to an amount you choose ({legal.min_to}-{legal.max_to})", None)
         )
     return options
+
+
+def public_label(hand: Any, action_id: int) -> str:
+    """A legal action of the seat to act in words that name none of its cards: a discard is
+    "discard a card" whichever card it is."""
+    action = action_from_id(hand, action_id)
+    return "discard a card" if action.kind == "discard" else str(action)
 
 
 def ask_action(prompter: Prompter, game: LithGame, config: LithConfig) -> Action:

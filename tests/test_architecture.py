@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import re
 import subprocess
 import sys
 import tomllib
@@ -118,7 +119,7 @@ def test_every_module_that_registers_agents_is_an_entry_point():
     registering = sorted(
         _module_name(path)
         for path in (ROOT / "agents").glob("*.py")
-        if "@register(" in path.read_text()
+        if re.search(r"^\s*@?register\(", path.read_text(), re.M)  # a decorator or a call
     )
     declared = sorted(entry.value for entry in metadata.entry_points(group=ENTRY_POINT_GROUP))
     assert registering and declared == registering

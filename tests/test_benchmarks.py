@@ -47,6 +47,7 @@ def test_aec_decisions_are_its_steps():
         (["--sizes", "0"], "argument --sizes: each must be from 1"),
         (["--ppo-steps", "-1"], "argument --ppo-steps: must be at least 0"),
         (["bench"], "argument which: invalid choice: 'bench'"),
+        (["--web-sessions", "0"], "argument --web-sessions: must be at least 1"),
     ],
 )
 def test_bad_flags_are_named_before_anything_runs(argv, message, capsys):
@@ -149,6 +150,14 @@ def test_the_lith_search_benchmark_times_worlds_beside_a_deep_copy_and_decisions
     assert all(v > 0 for v in micro.values())
     assert set(result["ms a decision"]) == {"2 players", "6 players"}
     assert all(0 < f["median"] <= f["p95"] and f["n"] > 0 for f in result["ms a decision"].values())
+
+
+def test_the_web_benchmark_times_every_move_of_every_session_on_loopback():
+    from benchmarks.run import bench_web
+
+    result = bench_web(sessions=3, moves=4)
+    assert result["errors"] == [] and result["moves"] == 12  # three people, four moves each
+    assert 0 < result["p50 ms"] <= result["p95 ms"] <= result["max ms"]
 
 
 def test_the_search_benchmark_times_every_primitive_beside_its_reference():

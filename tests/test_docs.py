@@ -106,6 +106,21 @@ SETUP: dict[tuple[str, str], list[tuple[list[str], str]]] = {
             "",
         ),
     ],
+    ("docs/play.md", "python -m tournaments.report runs/web/lith-ID --html"): [
+        (
+            [
+                "-c",
+                "from pathlib import Path\n"
+                "from webplay.tables import new_table\n"
+                "folder = Path('runs/web/lith-ID')\n"
+                "t = new_table('lith', 2, bots='caller', seed=1, history=folder)\n"
+                "s = t.state()\n"
+                "while not s['finished']:\n"
+                "    s = t.act(1, None, s['version'])\n",
+            ],
+            "",
+        ),
+    ],
     ("docs/play.md", "from lith_env.history import load_records, replay_hand"): [
         (
             [

@@ -16,8 +16,8 @@ from lith_env.cards import CARDS
 from lith_env.encoding import layout as lith_layout
 from lith_env.history import load_records, replay_hand
 
-LITH_AGENTS = "abstract, bluffer, caller, ismcts, mixture, ppo, random, rock, solved, tag"
-GENDENEIA_AGENTS = "greedy, ismcts, mixture, ppo, random, spoiler"
+LITH_AGENTS = "abstract, bluffer, caller, ismcts, mixture, ppo, random, rock, solved, tag, zoo"
+GENDENEIA_AGENTS = "greedy, ismcts, mixture, ppo, random, spoiler, zoo"
 
 
 def run(program, argv, answers, capsys):
@@ -74,6 +74,21 @@ def test_lith_match_to_the_end_replays_from_its_history(tmp_path, capsys):
     for record in records:
         assert replay_hand(record).net() == record["net"]
         assert record["actions"][0]["seat"] in (0, 1)
+
+
+def test_lith_under_the_demon_excuse_reads_a_hand_holding_it_both_ways(tmp_path, capsys):
+    from lith_env.game import LithConfig
+    from lith_env.play import read_hand
+
+    path = tmp_path / "hands.json"
+    argv = ["--seed", "4", "--bots", "caller", "--excuse", "demon", "--hands", "2"]
+    code, screen = run(lith_play, [*argv, "--history", str(path)], ["1"] * 200, capsys)
+    assert code == 0 and "The match is over after 2 hands" in screen
+    excuse = next(i for i, c in enumerate(CARDS) if c.name == "The Excuse")
+    reading = read_hand([excuse, 0, 1], LithConfig(excuse="demon"))
+    assert (
+        "(as the imposter) / " in reading["category"] and "(as the beggar)" in reading["category"]
+    )
 
 
 def test_lith_screen_shows_the_table_and_a_menu(tmp_path, capsys):

@@ -1,0 +1,5 @@
+"""``python -m webplay``: the browser game (see :mod:`webplay.cli`)."""
+
+from webplay.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,378 @@
+"""One person's game against the bots, as the browser game plays it: no HTTP here.
+
+A table holds the engine, the bots and the person's seat. :meth:`WebTable.state` is all the
+page is sent: the person's own view of the table (the engine's ``observe``, which holds no card
+the seat may not see), the legal actions as labelled choices, the public log, and for each
+finished hand its public result and the bots' action probabilities at their decisions.
+:meth:`WebTable.act` takes a choice by its index (and an amount where the person types one),
+plays the bots until the person is to act again, and saves every finished hand or game in
+the session's folder (``tournaments.sessions``): records the engine replays, which
+``python -m tournaments.report FOLDER --html`` opens in the report's replayer.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+
+from tablegame.rules import make_config
+from tablegame.terminal import make_bots, seat_bots
+from tournaments.sessions import SessionFolder
+
+__all__ = [
+    "GAMES",
+    "MAX_PLAYERS",
+    "GendeneiaTable",
+    "LithTable",
+    "WebTable",
+    "jsonable",
+    "new_table",
+]
+
+GAMES = ("lith", "gendeneia")
+MAX_PLAYERS = {"lith": 10, "gendeneia": 6}
+DEFAULT_BOTS = {"lith": "zoo:lith-hu", "gendeneia": "zoo:gendeneia-3p"}
+LOG_LIMIT = 200  # public log lines kept for the page
+
+
+def jsonable(value: Any) -> Any:
+    """Named tuples, tuples, numpy numbers and dicts with int keys, as JSON values."""
+    if hasattr(value, "_asdict"):
+        return {k: jsonable(v) for k, v in value._asdict().items()}
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class WebTable:
+    """What both games' tables share: the seats, the bots, the lock, the version counter."""
+
+    game = ""
+
+    def __init__(
+        self, players: int, seat: int, bots: str, rules: Mapping[str, Any], seed: int | None,
+        history: Path,
+    ) -> None:  # fmt: skip
+        if not 0 <= seat < players:
+            raise ValueError(f"seat: must be 0-{players - 1} at a {players}-player table")
+        self.config = make_config(self.config_class(), players, dict(rules))
+        self.me, self.seed, self.history = seat, seed, history
+        try:
+            self.specs = seat_bots(bots, players, seat)
+            self.bots = make_bots(self.specs, self.game, self.config, seed, *self.spaces())
+        except ValueError as error:
+            raise ValueError(str(error).replace("--bots: ", "bots: ", 1)) from None
+        self.session = SessionFolder(history, self.game, self.config, self.labels())
+        self.lock = threading.Lock()  # one request at a time changes a table
+        self.version = 0  # bumped by every change: a stale request is refused
+        self.log: list[str] = []
+        self.finished: list[dict] = []  # per finished hand (Lith) or game: result, decisions
+        self.decisions: list[dict] = []  # the bots' decisions since the last finished hand
+
+    # each game fills these in
+    def config_class(self) -> type: ...
+    def spaces(self) -> tuple[int, int]: ...
+    def choices(self) -> list[dict]: ...
+    def view(self) -> dict: ...
+    def apply_choice(self, index: int, amount: int | None) -> None: ...
+    def bot_step(self, seat: int) -> None: ...
+    def to_act(self) -> int | None: ...
+    def over(self) -> bool: ...
+
+    def labels(self) -> list[str]:
+        return [self.specs.get(s, "you") for s in range(self.config.num_players)]
+
+    def state(self) -> dict:
+        """Everything the page shows, from the person's seat."""
+        mine = self.to_act() == self.me and not self.over()
+        return {
+            "game": self.game,
+            "version": self.version,
+            "seat": self.me,
+            "players": self.labels(),
+            "over": self.over(),
+            "to_act": self.to_act(),
+            "view": self.view(),
+            "choices": self.choices() if mine else [],
+            "log": self.log[-LOG_LIMIT:],
+            "finished": self.finished[-5:],
+            "history": str(self.history),
+        }
+
+    def act(self, choice: Any, amount: Any, version: Any) -> dict:
+        """The person's choice (its index in ``choices``), then the bots until the person is
+        to act again; ``ValueError`` naming what is wrong leaves the table as it was."""
+        if version != self.version:
+            raise StaleError(f"version: the table is at {self.version}, the request at {version}")
+        if self.over():
+            raise ValueError("the game is over; start a new one")
+        if self.to_act() != self.me:
+            raise ValueError("it is not your turn")
+        choices = self.choices()
+        if not (isinstance(choice, int) and not isinstance(choice, bool)):
+            raise ValueError(f"choice: a whole number, got {choice!r}")
+        if not 0 <= choice < len(choices):
+            raise ValueError(f"choice: must be 0-{len(choices) - 1}, got {choice}")
+        wanted = choices[choice].get("amount")
+        if wanted is not None:
+            low, high = wanted
+            if not (isinstance(amount, int) and not isinstance(amount, bool)):
+                raise ValueError(f"amount: a whole number from {low} to {high}, got {amount!r}")
+            if not low <= amount <= high:
+                raise ValueError(f"amount: must be {low}-{high}, got {amount}")
+        elif amount is not None:
+            raise ValueError("amount: this choice takes none")
+        self.apply_choice(choice, amount)
+        self.run_bots()
+        return self.state()
+
+    def run_bots(self) -> None:
+        """The bots act until the person is to act or the game is over."""
+        while not self.over() and self.to_act() != self.me:
+            self.bot_step(self.to_act())
+        self.version += 1
+
+    def decide(self, seat: int, observation: Any, mask: np.ndarray, names: dict) -> int:
+        """The bot's action id, with its decision noted for the hand's summary: what it played
+        and, if it can say (``action_probabilities``), its probability of each legal action.
+        ``names`` labels the action ids in public words; actions one label covers (a discard
+        of any card) have their probabilities added."""
+        action_id = int(self.bots[seat].act(observation, mask))
+        given = getattr(self.bots[seat], "action_probabilities", None)
+        probabilities: dict[str, float] = {}
+        if given is not None:
+            p = np.asarray(given(np.asarray(observation)[None], mask[None]))[0]
+            for a, name in names.items():
+                probabilities[name] = probabilities.get(name, 0.0) + float(p[a])
+        self.decisions.append({
+            "seat": seat, "bot": self.specs[seat], "played": names.get(action_id, "?"),
+            "probabilities": [{"action": k, "p": round(v, 4)} for k, v in probabilities.items()],
+        })  # fmt: skip
+        return action_id
+
+
+class StaleError(ValueError):
+    """A request made against an older state of the table (a replay or a second tab)."""
+
+
+class LithTable(WebTable):
+    """Lith: hands follow one another until one seat holds every chip or ``max_hands``."""
+
+    game = "lith"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from lith_env.game import LithGame
+
+        self.engine = LithGame(self.config, seed=self.seed, first_dealer=None)
+        self.shown = 0  # public actions of this hand already in the log
+        self.run_bots()
+
+    def config_class(self) -> type:
+        from lith_env.game import LithConfig
+
+        return LithConfig
+
+    def spaces(self) -> tuple[int, int]:
+        from lith_env.encoding import num_actions, observation_size
+
+        return observation_size(self.config), num_actions(self.config)
+
+    def to_act(self) -> int | None:
+        return self.engine.current_player
+
+    def over(self) -> bool:
+        return self.engine.is_over
+
+    def _menu(self) -> list:
+        from lith_env.play import menu
+
+        return menu(self.engine, self.config)
+
+    def choices(self) -> list[dict]:
+        out = []
+        legal = self.engine.hand.legal_actions()
+        for label, action in self._menu():
+            entry: dict[str, Any] = {"label": label}
+            if action is None:
+                entry["amount"] = [legal.min_to, legal.max_to]
+            out.append(entry)
+        return out
+
+    def view(self) -> dict:
+        from lith_env.cards import CARDS
+        from lith_env.play import read_hand
+
+        seen = self.engine.observe(self.me)
+        view = jsonable(seen)
+        view["structure"] = self.config.betting
+        view["rounds"] = self.config.rounds
+        if seen.cards:
+            reading = read_hand(seen.cards, self.config)
+            view["hand"] = {**reading, "percentile": round(reading["percentile"], 3)}
+        view["card_names"] = {str(c): CARDS[c].name for c in seen.cards}
+        return view
+
+    def apply_choice(self, index: int, amount: int | None) -> None:
+        from lith_env.game import Action
+
+        legal = self.engine.hand.legal_actions()
+        action = self._menu()[index][1]
+        if action is None:
+            action = Action(legal.raise_kind, amount=amount)
+        self._apply(self.me, action)
+
+    def bot_step(self, seat: int) -> None:
+        from lith_env.encoding import action_from_id, action_mask, encode
+        from lith_env.play import public_label
+
+        hand = self.engine.hand
+        observation = encode(self.engine.observe(seat), self.config)
+        mask = action_mask(hand)
+        names = {int(a): public_label(hand, int(a)) for a in np.flatnonzero(mask)}
+        self._apply(seat, action_from_id(hand, self.decide(seat, observation, mask, names)))
+
+    def _apply(self, seat: int, action: Any) -> None:
+        from lith_env.play import LithScreen
+
+        before = self.engine.hands_played
+        self.session.decision(self.engine.hand, seat, action)
+        self.engine.apply(action)
+        screen = LithScreen(Console(file=io.StringIO()), self.config, self.me, self.labels())
+        if self.engine.hands_played > before:  # the hand ended; the next one is dealt
+            record = self.engine.records[-1]
+            self.log += [screen.describe(a) for a in record["actions"][self.shown :]]
+            self.log.append(f"hand {self.engine.hands_played} is over")
+            self.finished.append(
+                {"hand": self.engine.hands_played, **_public_result(record),
+                 "decisions": self.decisions}
+            )  # fmt: skip
+            self.decisions, self.shown = [], 0
+            self.session.finished(record)
+
+        else:
+            actions = self.engine.observe(self.me).actions
+            self.log += [screen.describe(a) for a in actions[self.shown :]]
+            self.shown = len(actions)
+
+
+def _public_result(record: dict) -> dict:
+    """What every seat sees of a finished Lith hand: the cards shown at showdown (only those
+    the rules show), the pots and who won them, each seat's net and stack."""
+    return {
+        "showdown": record["showdown"],
+        "pots": record["pots"],
+        "net": record["net"],
+        "stacks": record["stacks_after"],
+        "demon": record["demon"],
+    }
+
+
+class GendeneiaTable(WebTable):
+    """Gendeneía: one game, saved as one record after every turn."""
+
+    game = "gendeneia"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from gendeneia_env.game import GendeneiaGame
+
+        self.engine = GendeneiaGame(self.config, seed=self.seed)
+        self.run_bots()
+
+    def config_class(self) -> type:
+        from gendeneia_env.game import GendeneiaConfig
+
+        return GendeneiaConfig
+
+    def spaces(self) -> tuple[int, int]:
+        from gendeneia_env.encoding import num_actions, observation_size
+
+        return observation_size(self.config), num_actions(self.config)
+
+    def to_act(self) -> int | None:
+        return self.engine.current
+
+    def over(self) -> bool:
+        return self.engine.is_over
+
+    def _screen(self) -> Any:
+        from gendeneia_env.play import GendeneiaScreen
+
+        return GendeneiaScreen(Console(file=io.StringIO()), self.engine, self.me, self.labels())
+
+    def _menu(self) -> list[tuple[str, int]]:
+        from gendeneia_env.play import menu
+
+        return menu(self.engine, self._screen())
+
+    def choices(self) -> list[dict]:
+        return [{"label": label} for label, _ in self._menu()]
+
+    def view(self) -> dict:
+        from gendeneia_env.cards import card_name
+
+        seen = self.engine.observe(self.me)
+        view = jsonable(seen)
+        cards = {c for c in seen.hand if c is not None}
+        cards |= {c for pile in seen.discards for c in pile}
+        for seat_lots in seen.lots:
+            cards |= {c for lot in seat_lots for pair in lot for c in pair}
+        view["card_names"] = {str(c): card_name(c) for c in sorted(cards)}
+        if self.over():
+            view["winners"] = list(self.engine.winners())
+            view["end_reason"] = self.engine.end_reason
+        return view
+
+    def apply_choice(self, index: int, amount: int | None) -> None:
+        self._apply(self.me, self._menu()[index][1])
+
+    def bot_step(self, seat: int) -> None:
+        from gendeneia_env.encoding import action_mask, encode
+        from gendeneia_env.play import public_label
+
+        observation = encode(self.engine.observe(seat), self.config)
+        mask = action_mask(self.engine)
+        names = {int(a): public_label(self.engine, int(a)) for a in np.flatnonzero(mask)}
+        self._apply(seat, self.decide(seat, observation, mask, names))
+
+    def _apply(self, seat: int, action_id: int) -> None:
+        from gendeneia_env.history import game_record
+        from gendeneia_env.play import play_and_describe
+
+        self.log += play_and_describe(self.engine, self._screen(), seat, action_id)
+        record = game_record(self.engine)
+        # the game so far, after every turn (as the terminal game saves it)
+        (self.history / "game.json").write_text(json.dumps(record, ensure_ascii=False) + "\n")
+        if self.over():
+            self.finished.append(
+                {"winners": list(self.engine.winners()), "scores": list(self.engine.scores()),
+                 "decisions": self.decisions}
+            )  # fmt: skip
+            self.decisions = []
+            self.session.finished(record)
+
+
+def new_table(
+    game: str, players: int, seat: int = 0, bots: str | None = None,
+    rules: Mapping[str, Any] | None = None, seed: int | None = None,
+    history: Path | None = None,
+) -> WebTable:  # fmt: skip
+    """A table of ``game``; ``ValueError`` naming a bad game, player count, seat, bot or rule."""
+    if game not in GAMES:
+        raise ValueError(f"game: must be one of {', '.join(GAMES)}, got {game!r}")
+    if not (isinstance(players, int) and 2 <= players <= MAX_PLAYERS[game]):
+        raise ValueError(f"players: {game} seats 2-{MAX_PLAYERS[game]}, got {players!r}")
+    cls = LithTable if game == "lith" else GendeneiaTable
+    return cls(players, seat, bots or DEFAULT_BOTS[game], rules or {}, seed, history)
