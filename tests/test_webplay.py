@@ -118,6 +118,16 @@ def test_a_lith_table_plays_and_never_sends_a_hidden_card(store_client, players,
         assert not any(n in json.dumps(decision) for n in (c.name for c in CARDS))  # no card named
 
 
+def test_the_default_bots_are_the_zoos_where_it_has_one_for_the_table(client):
+    games = client.get("/api/options").json()["games"]
+    assert games["lith"]["bots"]["2"] == "zoo:lith-hu"
+    assert games["lith"]["bots"]["6"] == "zoo:lith-6max"
+    assert games["lith"]["bots"]["4"] == "tag,bluffer,rock"  # no zoo bot for four seats
+    assert set(games["gendeneia"]["bots"].values()) == {"zoo:gendeneia-3p"}
+    state = new(client, game="lith", players=6, seed=1)
+    assert state["players"] == ["you"] + ["zoo:lith-6max"] * 5
+
+
 def test_the_zoo_bots_give_their_probabilities_after_the_hand(client):
     state = new(client, game="lith", players=2, seed=2)  # zoo:lith-hu by default
     while not state["finished"]:
@@ -405,6 +415,7 @@ def test_a_person_plays_a_whole_gendeneia_game(browser, server):
     from selenium.webdriver.common.by import By
 
     _start(browser, server, "gendeneia", 3, "greedy,spoiler", 12)
+    assert not browser.find_element(By.ID, "betting").is_displayed()  # Lith's rules hidden
     assert len(browser.find_elements(By.CSS_SELECTOR, "#my-pair .card")) == 2
     for _ in range(400):
         if "The game is over" in browser.find_element(By.ID, "status").text:

@@ -19,7 +19,7 @@ from tournaments.per_table import run_tournament
 from tournaments.spec import TournamentSpec
 
 ENTRIES = zoo.entries()
-SLOW = {"gendeneia-3p"}  # a search: a minute for its check
+SLOW = {"gendeneia-3p", "lith-6max"}  # a search, and 600 six-handed hands: 15-60 s each
 CARD_FIELDS = ("**Plays**", "**Made by**", "**Seed**", "**Commit**", "**Results**",
                "**Exploitability**", "**Size**", "**Check**")  # fmt: skip
 
@@ -35,6 +35,7 @@ def test_the_zoo_holds_the_bots_the_issue_names():
     games = {(e.game, e.players, "rounds" in e.rules) for e in ENTRIES.values()}
     assert {
         ("lith", 2, False),
+        ("lith", 6, False),
         ("lith", 2, True),
         ("gendeneia", 3, False),
     } <= games

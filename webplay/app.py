@@ -2,7 +2,8 @@
 
     GET  /                          the page (assets/index.html, play.js, play.css; the cards
                                     are the report's own drawing, cards.js and cards.css)
-    GET  /api/options               games, seat counts, default bots, agent names, rules, cards
+    GET  /api/options               games, seat counts, default bots (by seat count), agent
+                                    names, rules, cards
     POST /api/tables                {game, players, seat?, bots?, rules?, seed?} -> a new table
     GET  /api/tables/{id}           the table as the person's seat sees it
     POST /api/tables/{id}/act       {choice, amount?, version} -> the table after the bots
@@ -36,7 +37,7 @@ from starlette.routing import Route
 
 from games import rule_names
 from tablegame.registry import agent_names
-from webplay.tables import DEFAULT_BOTS, GAMES, MAX_PLAYERS, StaleError, WebTable, new_table
+from webplay.tables import GAMES, MAX_PLAYERS, StaleError, WebTable, default_bots, new_table
 
 __all__ = ["MAX_BODY", "MAX_TABLES", "TableStore", "make_app", "serving"]
 
@@ -174,11 +175,17 @@ def make_app(history_dir: Path = Path("runs/web")) -> Starlette:
     def options(request: Request) -> Response:
         from tournaments.report.compact import gendeneia_cards, lith_cards
 
-        return JSONResponse({
-            "games": {g: {"players": [2, MAX_PLAYERS[g]], "bots": DEFAULT_BOTS[g],
-                          "agents": agent_names(g), "rules": list(rule_names(g))} for g in GAMES},
-            "cards": {"lith": lith_cards(), "gendeneia": gendeneia_cards()},
-        })  # fmt: skip
+        games = {
+            g: {
+                "players": [2, MAX_PLAYERS[g]],
+                "bots": {n: default_bots(g, n) for n in range(2, MAX_PLAYERS[g] + 1)},
+                "agents": agent_names(g),
+                "rules": list(rule_names(g)),
+            }
+            for g in GAMES
+        }
+        cards = {"lith": lith_cards(), "gendeneia": gendeneia_cards()}
+        return JSONResponse({"games": games, "cards": cards})
 
     async def create(request: Request) -> Response:
         body = await _body(request, CREATE_KEYS)

@@ -1,10 +1,11 @@
-"""``python -m webplay``: serve the browser game on this machine.
+"""python -m webplay: serve the browser game on this machine.
 
     python -m webplay [--host 127.0.0.1] [--port 8000] [--history-dir runs/web]
 
 Open http://127.0.0.1:8000 and choose a game, its seats, rules and bots (the zoo's by default).
-The server listens on the loopback address unless ``--host`` says otherwise; every finished
-hand or game is saved under ``--history-dir`` as a record the engine replays.
+The server listens on the loopback address unless --host says otherwise; each table's session
+is saved under --history-dir as records the engine replays, which python -m tournaments.report
+FOLDER --html opens in the report's replayer.
 """
 
 from __future__ import annotations

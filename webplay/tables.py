@@ -38,7 +38,7 @@ __all__ = [
 
 GAMES = ("lith", "gendeneia")
 MAX_PLAYERS = {"lith": 10, "gendeneia": 6}
-DEFAULT_BOTS = {"lith": "zoo:lith-hu", "gendeneia": "zoo:gendeneia-3p"}
+HEURISTICS = {"lith": "tag,bluffer,rock", "gendeneia": "greedy,spoiler"}
 LOG_LIMIT = 200  # public log lines kept for the page
 
 
@@ -364,6 +364,18 @@ class GendeneiaTable(WebTable):
             self.session.finished(record)
 
 
+def default_bots(game: str, players: int) -> str:
+    """The zoo's bot for this table when it has one (every Lith zoo bot plays one seat count
+    and the default rules; the Gendeneía search plays any), else the game's heuristics."""
+    from agents.zoo import entries
+
+    for entry in entries().values():
+        fits = game == "gendeneia" or entry.players == players
+        if entry.game == game and fits and not entry.rules:
+            return f"zoo:{entry.name}"
+    return HEURISTICS[game]
+
+
 def new_table(
     game: str, players: int, seat: int = 0, bots: str | None = None,
     rules: Mapping[str, Any] | None = None, seed: int | None = None,
@@ -375,4 +387,4 @@ def new_table(
     if not (isinstance(players, int) and 2 <= players <= MAX_PLAYERS[game]):
         raise ValueError(f"players: {game} seats 2-{MAX_PLAYERS[game]}, got {players!r}")
     cls = LithTable if game == "lith" else GendeneiaTable
-    return cls(players, seat, bots or DEFAULT_BOTS[game], rules or {}, seed, history)
+    return cls(players, seat, bots or default_bots(game, players), rules or {}, seed, history)

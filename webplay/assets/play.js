@@ -45,6 +45,7 @@
     const game = $('game');
     for (const name of Object.keys(OPTIONS.games)) game.appendChild(el('option', { value: name, text: name }));
     game.addEventListener('change', onGame);
+    $('players').addEventListener('change', onPlayers);
     onGame();
     $('setup').addEventListener('submit', (event) => { event.preventDefault(); start(); });
     $('leave').addEventListener('click', leave);
@@ -55,8 +56,13 @@
     const game = OPTIONS.games[name];
     $('players').max = game.players[1];
     $('players').value = name === 'lith' ? 2 : 3;
-    $('bots').value = game.bots;
+    onPlayers();
     for (const node of document.querySelectorAll('.lith-only')) node.hidden = name !== 'lith';
+  }
+
+  function onPlayers() {  // the zoo's bot for this seat count, if it has one
+    const bots = OPTIONS.games[$('game').value].bots[$('players').value];
+    if (bots) $('bots').value = bots;
   }
 
   async function start() {
