@@ -260,6 +260,7 @@ class ISMCTSAgent:
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         probabilities = self.search_policy(observation, action_mask)
+        self.last_probabilities = probabilities  # what this move was drawn from
         ids = np.flatnonzero(probabilities)
         if len(ids) == 1:
             return int(ids[0])

@@ -36,6 +36,8 @@ class Agent(Protocol):
     ``action_probabilities(observations, masks) -> (k, actions)``, the probability of each
     action id as the agent plays; exact measures of a strategy
     (``lith_solver.exploitability``) need it from an agent that draws its actions at random.
+    An agent whose each answer is a fresh random search (Gendeneía's ``ismcts``) may instead
+    keep ``last_probabilities``, the probabilities its last ``act`` drew from.
     """
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int: ...

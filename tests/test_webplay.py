@@ -141,6 +141,19 @@ def test_the_zoo_bots_give_their_probabilities_after_the_hand(client):
         assert sum(p["p"] for p in decision["probabilities"]) == pytest.approx(1.0, abs=1e-3)
 
 
+@pytest.mark.slow
+def test_the_gendeneia_search_shows_the_distribution_each_move_was_drawn_from(client):
+    state = new(client, game="gendeneia", players=2, seed=3)  # zoo:gendeneia-3p, the search
+    while not state["over"]:
+        state = act(client, state, 0)
+    decisions = state["finished"][-1]["decisions"]
+    assert decisions and all(d["bot"] == "zoo:gendeneia-3p" for d in decisions)
+    for decision in decisions:
+        probabilities = {p["action"]: p["p"] for p in decision["probabilities"]}
+        assert sum(probabilities.values()) == pytest.approx(1.0, abs=1e-3)
+        assert probabilities[decision["played"]] > 0  # it played what it could draw
+
+
 def test_a_gendeneia_game_plays_to_its_end_and_hides_the_other_pairs(store_client):
     state = new(store_client, game="gendeneia", players=3, bots="greedy,spoiler", seed=4)
     moves = 0

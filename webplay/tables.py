@@ -145,15 +145,18 @@ class WebTable:
 
     def decide(self, seat: int, observation: Any, mask: np.ndarray, names: dict) -> int:
         """The bot's action id, with its decision noted for the hand's summary: what it played
-        and, if it can say (``action_probabilities``), its probability of each legal action.
+        and, if it can say (``last_probabilities`` after its move, else ``action_probabilities``),
+        its probability of each legal action.
         ``names`` labels the action ids in public words; actions one label covers (a discard
         of any card) have their probabilities added."""
-        action_id = int(self.bots[seat].act(observation, mask))
-        given = getattr(self.bots[seat], "action_probabilities", None)
+        bot = self.bots[seat]
+        action_id = int(bot.act(observation, mask))
+        p = getattr(bot, "last_probabilities", None)  # what a searching bot drew from
+        if p is None and hasattr(bot, "action_probabilities"):
+            p = np.asarray(bot.action_probabilities(np.asarray(observation)[None], mask[None]))[0]
         probabilities: dict[str, float] = {}
-        if given is not None:
-            p = np.asarray(given(np.asarray(observation)[None], mask[None]))[0]
-            for a, name in names.items():
+        for a, name in names.items():
+            if p is not None:
                 probabilities[name] = probabilities.get(name, 0.0) + float(p[a])
         self.decisions.append({
             "seat": seat, "bot": self.specs[seat], "played": names.get(action_id, "?"),
