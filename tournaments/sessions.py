@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lith_solver.checkpoint import rules_json
 from tournaments.per_table import decision_record
 from tournaments.stats import mean_interval
 
@@ -86,7 +87,7 @@ class SessionFolder:
             "players": self.config.num_players,
             "agents": self.agents,
             "agents_results": agents_results,
-            "rules": _rules(self.config),
+            "rules": {k: v for k, v in rules_json(self.config).items() if k != "num_players"},
             "method": f"a session in the browser: {len(self.records)} {unit} against the bots",
         }
 
@@ -100,16 +101,3 @@ def _win_share(record: dict, seat: int) -> float:
     """A seat's share of a Gendeneía win: 1 split among the record's winners."""
     winners = record["winners"]
     return 1.0 / len(winners) if seat in winners else 0.0
-
-
-def _rules(config: Any) -> dict:
-    """The config's rules but the player count, as JSON (the report rebuilds the config)."""
-    import dataclasses
-
-    out = {}
-    for f in dataclasses.fields(config):
-        if f.name in ("num_players", "game") or not f.init:
-            continue
-        value = getattr(config, f.name)
-        out[f.name] = list(value) if isinstance(value, tuple) else value
-    return out

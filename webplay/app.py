@@ -35,9 +35,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from games import rule_names
+from games import GAMES, rule_names
 from tablegame.registry import agent_names
-from webplay.tables import GAMES, MAX_PLAYERS, StaleError, WebTable, default_bots, new_table
+from webplay.tables import (
+    MAX_PLAYERS,
+    NotNowError,
+    StaleError,
+    WebTable,
+    default_bots,
+    new_table,
+)
 
 __all__ = ["MAX_BODY", "MAX_TABLES", "TableStore", "make_app", "serving"]
 
@@ -85,7 +92,7 @@ class TableStore:
             body.get("bots"),
             body.get("rules"),
             body.get("seed"),
-            history,
+            history=history,
         )
         with self.lock:
             self._drop_idle()
@@ -213,11 +220,10 @@ def make_app(history_dir: Path = Path("runs/web")) -> Starlette:
 
         try:
             state = await _threaded(play)
-        except StaleError as error:
+        except (StaleError, NotNowError) as error:
             raise RequestError(409, str(error)) from None
         except ValueError as error:
-            raise RequestError(409 if "turn" in str(error) or "over" in str(error) else 400,
-                               str(error)) from None  # fmt: skip
+            raise RequestError(400, str(error)) from None
         return JSONResponse({"id": request.path_params["table_id"], **state})
 
     def no_icon(request: Request) -> Response:

@@ -22,21 +22,22 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
-from tablegame.rules import make_config
+from games import config_class, game_config
 from tablegame.terminal import make_bots, seat_bots
 from tournaments.sessions import SessionFolder
 
 __all__ = [
-    "GAMES",
     "MAX_PLAYERS",
     "GendeneiaTable",
     "LithTable",
+    "NotNowError",
+    "StaleError",
     "WebTable",
+    "default_bots",
     "jsonable",
     "new_table",
 ]
 
-GAMES = ("lith", "gendeneia")
 MAX_PLAYERS = {"lith": 10, "gendeneia": 6}
 HEURISTICS = {"lith": "tag,bluffer,rock", "gendeneia": "greedy,spoiler"}
 LOG_LIMIT = 200  # public log lines kept for the page
@@ -66,7 +67,7 @@ class WebTable:
     ) -> None:  # fmt: skip
         if not 0 <= seat < players:
             raise ValueError(f"seat: must be 0-{players - 1} at a {players}-player table")
-        self.config = make_config(self.config_class(), players, dict(rules))
+        self.config = game_config(self.game, players, dict(rules))
         self.me, self.seed, self.history = seat, seed, history
         try:
             self.specs = seat_bots(bots, players, seat)
@@ -81,7 +82,6 @@ class WebTable:
         self.decisions: list[dict] = []  # the bots' decisions since the last finished hand
 
     # each game fills these in
-    def config_class(self) -> type: ...
     def spaces(self) -> tuple[int, int]: ...
     def choices(self) -> list[dict]: ...
     def view(self) -> dict: ...
@@ -116,9 +116,9 @@ class WebTable:
         if version != self.version:
             raise StaleError(f"version: the table is at {self.version}, the request at {version}")
         if self.over():
-            raise ValueError("the game is over; start a new one")
+            raise NotNowError("the game is over; start a new one")
         if self.to_act() != self.me:
-            raise ValueError("it is not your turn")
+            raise NotNowError("it is not your turn")
         choices = self.choices()
         if not (isinstance(choice, int) and not isinstance(choice, bool)):
             raise ValueError(f"choice: a whole number, got {choice!r}")
@@ -155,8 +155,8 @@ class WebTable:
         if p is None and hasattr(bot, "action_probabilities"):
             p = np.asarray(bot.action_probabilities(np.asarray(observation)[None], mask[None]))[0]
         probabilities: dict[str, float] = {}
-        for a, name in names.items():
-            if p is not None:
+        if p is not None:
+            for a, name in names.items():
                 probabilities[name] = probabilities.get(name, 0.0) + float(p[a])
         self.decisions.append({
             "seat": seat, "bot": self.specs[seat], "played": names.get(action_id, "?"),
@@ -169,6 +169,10 @@ class StaleError(ValueError):
     """A request made against an older state of the table (a replay or a second tab)."""
 
 
+class NotNowError(ValueError):
+    """A move the table cannot take now: the game is over, or it is not the person's turn."""
+
+
 class LithTable(WebTable):
     """Lith: hands follow one another until one seat holds every chip or ``max_hands``."""
 
@@ -177,15 +181,13 @@ class LithTable(WebTable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from lith_env.game import LithGame
+        from lith_env.play import LithScreen
 
         self.engine = LithGame(self.config, seed=self.seed, first_dealer=None)
+        # the terminal game's words for the log; its console writes nowhere
+        self.screen = LithScreen(Console(file=io.StringIO()), self.config, self.me, self.labels())
         self.shown = 0  # public actions of this hand already in the log
         self.run_bots()
-
-    def config_class(self) -> type:
-        from lith_env.game import LithConfig
-
-        return LithConfig
 
     def spaces(self) -> tuple[int, int]:
         from lith_env.encoding import num_actions, observation_size
@@ -247,12 +249,9 @@ class LithTable(WebTable):
         self._apply(seat, action_from_id(hand, self.decide(seat, observation, mask, names)))
 
     def _apply(self, seat: int, action: Any) -> None:
-        from lith_env.play import LithScreen
-
-        before = self.engine.hands_played
+        before, screen = self.engine.hands_played, self.screen
         self.session.decision(self.engine.hand, seat, action)
         self.engine.apply(action)
-        screen = LithScreen(Console(file=io.StringIO()), self.config, self.me, self.labels())
         if self.engine.hands_played > before:  # the hand ended; the next one is dealt
             record = self.engine.records[-1]
             self.log += [screen.describe(a) for a in record["actions"][self.shown :]]
@@ -263,7 +262,6 @@ class LithTable(WebTable):
             )  # fmt: skip
             self.decisions, self.shown = [], 0
             self.session.finished(record)
-
         else:
             actions = self.engine.observe(self.me).actions
             self.log += [screen.describe(a) for a in actions[self.shown :]]
@@ -290,14 +288,13 @@ class GendeneiaTable(WebTable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from gendeneia_env.game import GendeneiaGame
+        from gendeneia_env.play import GendeneiaScreen
 
         self.engine = GendeneiaGame(self.config, seed=self.seed)
+        # the terminal game's words for the menu and the log; its console writes nowhere
+        console = Console(file=io.StringIO())
+        self.screen = GendeneiaScreen(console, self.engine, self.me, self.labels())
         self.run_bots()
-
-    def config_class(self) -> type:
-        from gendeneia_env.game import GendeneiaConfig
-
-        return GendeneiaConfig
 
     def spaces(self) -> tuple[int, int]:
         from gendeneia_env.encoding import num_actions, observation_size
@@ -310,15 +307,10 @@ class GendeneiaTable(WebTable):
     def over(self) -> bool:
         return self.engine.is_over
 
-    def _screen(self) -> Any:
-        from gendeneia_env.play import GendeneiaScreen
-
-        return GendeneiaScreen(Console(file=io.StringIO()), self.engine, self.me, self.labels())
-
     def _menu(self) -> list[tuple[str, int]]:
         from gendeneia_env.play import menu
 
-        return menu(self.engine, self._screen())
+        return menu(self.engine, self.screen)
 
     def choices(self) -> list[dict]:
         return [{"label": label} for label, _ in self._menu()]
@@ -354,7 +346,7 @@ class GendeneiaTable(WebTable):
         from gendeneia_env.history import game_record
         from gendeneia_env.play import play_and_describe
 
-        self.log += play_and_describe(self.engine, self._screen(), seat, action_id)
+        self.log += play_and_describe(self.engine, self.screen, seat, action_id)
         record = game_record(self.engine)
         # the game so far, after every turn (as the terminal game saves it)
         (self.history / "game.json").write_text(json.dumps(record, ensure_ascii=False) + "\n")
@@ -381,12 +373,11 @@ def default_bots(game: str, players: int) -> str:
 
 def new_table(
     game: str, players: int, seat: int = 0, bots: str | None = None,
-    rules: Mapping[str, Any] | None = None, seed: int | None = None,
-    history: Path | None = None,
+    rules: Mapping[str, Any] | None = None, seed: int | None = None, *, history: Path,
 ) -> WebTable:  # fmt: skip
-    """A table of ``game``; ``ValueError`` naming a bad game, player count, seat, bot or rule."""
-    if game not in GAMES:
-        raise ValueError(f"game: must be one of {', '.join(GAMES)}, got {game!r}")
+    """A table of ``game`` whose session is saved in the folder ``history``; ``ValueError``
+    naming a bad game, player count, seat, bot or rule."""
+    config_class(game)  # an unknown game: the error names it
     if not (isinstance(players, int) and 2 <= players <= MAX_PLAYERS[game]):
         raise ValueError(f"players: {game} seats 2-{MAX_PLAYERS[game]}, got {players!r}")
     cls = LithTable if game == "lith" else GendeneiaTable
