@@ -100,10 +100,10 @@ def _expands(name: str, game: str) -> str:
 
 
 def _zoo_factory(game: str):
-    def zoo(name: str, seed: int | None = None, config: Any = None, **parameters: Any) -> Any:
-        """A zoo bot (``zoo:NAME``), built from the spec it stands for."""
-        spec = ":".join([_expands(name, game), *(f"{k}={v}" for k, v in parameters.items())])
-        return make_agent(spec, game, seed=seed, config=config)
+    def zoo(name: str, seed: int | None = None, config: Any = None) -> Any:
+        """A zoo bot (``zoo:NAME``), built from the spec it stands for. (``make_agent``
+        expands a ``zoo:NAME[:key=value...]`` spec before it gets here, parameters and all.)"""
+        return make_agent(_expands(name, game), game, seed=seed, config=config)
 
     zoo.spec_argument = "name"  # the spec is zoo:NAME
     zoo.expands = _expands  # make_agent and the Ray shipment use the spec it stands for

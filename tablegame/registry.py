@@ -224,10 +224,11 @@ def _make_imported(spec: str, seed: int | None, config: Any) -> Agent:
     for key, wanted in (("seed", seed), ("config", config)):
         if key in parameters or open_ended:
             kwargs[key] = wanted
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
     accepted = {
-        p.rstrip("_"): p
-        for p, kind in ((n, v.kind) for n, v in parameters.items())
-        if p not in ("seed", "config", "self") and kind is not inspect.Parameter.VAR_KEYWORD
+        name.rstrip("_"): name
+        for name, p in parameters.items()
+        if name not in ("seed", "config", "self") and p.kind not in variadic
     }
     for text in segments:
         key = text.partition("=")[0]
