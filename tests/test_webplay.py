@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -336,6 +337,15 @@ def test_the_command_refuses_bad_options(capsys, tmp_path):
     with pytest.raises(SystemExit) as stop:
         cli.main(["--history-dir", str(tmp_path / "file")])
     assert stop.value.code == 2 and "--history-dir" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--host", "no.such.host.invalid"])
+    assert stop.value.code == 2 and "--host: 'no.such.host.invalid'" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["--port", str(taken.getsockname()[1])])
+    assert stop.value.code == 2 and "--port: cannot listen on" in capsys.readouterr().err
     assert cli.build_parser().get_default("host") == "127.0.0.1"
 
 

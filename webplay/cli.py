@@ -11,6 +11,8 @@ FOLDER --html opens in the report's replayer.
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +26,24 @@ def _port(text: str) -> int:
     if port > 65535:
         raise argparse.ArgumentTypeError(f"a port from 1 to 65535, got {port}")
     return port
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (naming the flag), or None: an unknown
+    host, an address not on this machine, or a port in use are errors before it starts."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        return f"--host: {host!r} is not an address of this machine ({error.strerror})"
+    family, kind, _, _, address = found[0]
+    with socket.socket(family, kind) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            flag = "--port" if error.errno == errno.EADDRINUSE else "--host"
+            return f"{flag}: cannot listen on {host}:{port} ({error.strerror or error})"
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.history_dir.exists() and not args.history_dir.is_dir():
         parser.error(f"--history-dir: {str(args.history_dir)!r} is a file; give a folder")
+    problem = _cannot_listen(args.host, args.port)
+    if problem:
+        parser.error(problem)
     import uvicorn
 
     from webplay.app import make_app
