@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m experiments.demo
+	$(PY) -m experiments.demo --overwrite  # the demo's own folder, runs/demo, anew each time
 
 test: $(STAMP) chromium
 	$(PY) -m pytest -n 2  # two workers (pytest-xdist): the tests mostly use one core each

@@ -357,7 +357,7 @@ def lbr_gain(
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m agents.lbr``; a bad option exits with status 2, naming it."""
     from games import parse_rules
-    from tablegame.cli import duplicate_hands, positive_int, seed_value
+    from tablegame.cli import duplicate_hands, output_file, positive_int, seed_value
 
     parser = argparse.ArgumentParser(
         prog="python -m agents.lbr",
@@ -377,12 +377,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rule", action="append", default=[], help="a rule key=value")
     parser.add_argument("--seed", type=seed_value, default=0, help="deals and sampling seed")
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace an --out file that exists already"
+    )
     args = parser.parse_args(argv)
     try:
         rules = parse_rules(args.rule, "lith")
         lbr = local_best_response(args.agent, rules, args.particles, args.seed)
-        if args.out is not None and Path(args.out).is_dir():
-            raise ValueError(f"--out: {args.out!r} is a folder; give a JSON file's path")
+        if args.overwrite and args.out is None:
+            raise ValueError("--overwrite: only with --out (a file to replace)")
+        if args.out is not None:
+            output_file(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))
     result = {"rules": rules, **lbr_gain(lbr, args.hands, args.seed, sys.stderr.isatty())}

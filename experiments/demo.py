@@ -1,7 +1,7 @@
 """The suite's demo (`make demo`): train a small Lith bot for a couple of minutes, then play a
 short duplicate tournament against the built-in heuristics and print the table.
 
-    python -m experiments.demo [--timesteps 150000] [--hands 2000] [--out runs/demo]
+    python -m experiments.demo [--timesteps 150000] [--hands 2000] [--out runs/demo] [--overwrite]
 
 The bot trains heads-up against tag, bluffer and random (drawn per hand) on the batched engine
 (64 tables in one numpy engine, rollouts of 64 x 64 = 4,096 steps, so training ends at
@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from tablegame.cli import duplicate_hands, positive_int, seed_value
+from tablegame.cli import check_unused, duplicate_hands, positive_int, seed_value
 from tournaments.batched_tables import run_batched_tournament
 from tournaments.results import print_result, write_outputs
 from tournaments.spec import TournamentSpec
@@ -76,6 +76,12 @@ def parser() -> argparse.ArgumentParser:
         help="run folder: the model, and the tournament in OUT/tournament (default: %(default)s)",
     )
     p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier run in --out (make demo does: the demo's folder is its own; "
+        "without it, a folder that holds a run is refused)",
+    )
+    p.add_argument(
         "--seed",
         type=seed_value,
         default=0,
@@ -87,14 +93,20 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m experiments.demo``; a bad option exits with status 2, naming it."""
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
     config = demo_config(args.timesteps, args.seed, args.out)
+    if not args.overwrite:
+        try:
+            check_unused(Path(args.out), "--out")
+        except ValueError as error:
+            p.error(str(error))
     print(
         f"Training a heads-up Lith bot against {', '.join(OPPONENTS)}: "
         f"{config.planned_steps():,} steps ({args.timesteps:,} in whole rollouts of "
         f"{config.rollout_steps:,})"
     )
-    run = train(config)
+    run = train(config, overwrite=True)  # checked above
     model = f"ppo:{run / 'model.zip'}"
     print(f"Duplicate tournament: the bot against every heuristic, {args.hands:,} hands a pairing")
     spec = TournamentSpec(

@@ -23,6 +23,7 @@ from experiments.settings import (
     is_bot,
     opponents_label,
 )
+from tablegame.cli import check_unused
 from tournaments.analytics import RATES, format_rate
 from training.config import TrainConfig, load_config, saved_options
 from training.trainer import steps_of, train
@@ -38,10 +39,12 @@ def run_experiment(
     report_only: bool = False,
     seed: int | None = None,
     out: str | None = None,
+    overwrite: bool = False,
 ) -> Path:
     """Train, play the tournaments and write ``report.md`` (with ``report_only``, the report
     again from a finished run). ``timesteps``, ``units``, the training ``seed`` and the run
-    folder ``out`` override the file's."""
+    folder ``out`` override the file's. A run folder that already holds files is refused
+    (``ValueError`` naming ``out``) unless ``overwrite``."""
     path = Path(path)
     values = load_config(path)
     if timesteps is not None:
@@ -64,8 +67,10 @@ def run_experiment(
             if given is not None:
                 raise ValueError(f"{flag}: --report-only trains and plays nothing")
         return _rebuild_report(path, config, run)
+    if not overwrite:
+        check_unused(run, "out", resume="--report-only")
     started = time.perf_counter()
-    train(config)
+    train(config, overwrite=True)
     train_seconds = time.perf_counter() - started
     steps = steps_of(run / "model.zip")
     timing = {"train_seconds": train_seconds, "steps": steps}

@@ -94,6 +94,12 @@ def parser() -> argparse.ArgumentParser:
         "the same figures (docs/scale.md) (default: one seed after another here)",
     )
     p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="train again in run folders that hold an earlier run, replacing it (without it, "
+        "such a folder is refused before anything trains)",
+    )
+    p.add_argument(
         "--report-only",
         action="store_true",
         help="rebuild report.md from the finished run's tournament folders: no training, "
@@ -111,8 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.ray is not None:
                 raise ValueError("--ray: only with --seed or --seeds (the seeds are its tasks)")
             run = run_experiment(
-                Path(args.config), args.timesteps, args.units, args.workers, args.report_only
-            )
+                Path(args.config), args.timesteps, args.units, args.workers, args.report_only,
+                overwrite=args.overwrite,
+            )  # fmt: skip
             print((run / "report.md").read_text())
             return 0
         seeds = [args.seed] if args.seed is not None else parse_seeds(args.seeds)
@@ -127,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.report_only,
                 on_ray=args.ray is not None,
                 address=address,
+                overwrite=args.overwrite,
             )
         except ClusterError as error:
             raise ValueError(f"--ray: {error}") from None

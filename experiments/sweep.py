@@ -26,6 +26,7 @@ import numpy as np
 from experiments.on_ray import run_seeds_on_ray
 from experiments.recipe import run_experiment
 from experiments.settings import experiment_table, is_bot, opponents_label
+from tablegame.cli import check_unused
 from tournaments.stats import mean_interval
 from training.config import TrainConfig, load_config
 
@@ -111,11 +112,13 @@ def run_sweep(
     report_only: bool = False,
     on_ray: bool = False,
     address: str | None = None,
+    overwrite: bool = False,
 ) -> Path:
     """Run the experiment at ``path`` once per seed (``on_ray``: as tasks on the Ray cluster
     at ``address``, None for a local Ray), then write the summary; with ``report_only``,
     rebuild every seed's report and the summary from finished runs. Returns the sweep's
-    folder, or with one seed that seed's run folder (no summary)."""
+    folder, or with one seed that seed's run folder (no summary). A seed's folder that already
+    holds files is refused before any seed trains, unless ``overwrite``."""
     path = Path(path)
     values = load_config(path)
     config = TrainConfig(**values)
@@ -125,12 +128,18 @@ def run_sweep(
     runs = {seed: base / f"seed-{seed}" for seed in seeds}
     if on_ray and report_only:
         raise ValueError("--ray: --report-only trains nothing")
+    if not (report_only or overwrite):
+        for run in runs.values():
+            check_unused(run, "out", resume="--report-only")
     if on_ray:
         run_seeds_on_ray(path, runs, address, timesteps=timesteps, units=units)
     else:
         for seed, run in runs.items():
             print(f"Seed {seed}: {run}")
-            run_experiment(path, timesteps, units, workers, report_only, seed=seed, out=str(run))
+            run_experiment(
+                path, timesteps, units, workers, report_only, seed=seed, out=str(run),
+                overwrite=True,  # checked above, before the first seed
+            )  # fmt: skip
     if len(runs) == 1:
         return next(iter(runs.values()))
     summary = summarize_sweep({seed: seed_figures(run) for seed, run in runs.items()})

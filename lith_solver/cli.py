@@ -103,6 +103,16 @@ def _add_solve_options(parser: argparse.ArgumentParser) -> None:
         "start of the solve); keeps checkpointing",
     )
     parser.add_argument("--out", required=True, help="output folder")
+    _add_overwrite_option(parser)
+
+
+def _add_overwrite_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into an --out folder that holds an earlier result, replacing it (without "
+        "it, such a folder is refused before any work)",
+    )
 
 
 def _solve_jobs(args: argparse.Namespace) -> list[tuple[str | None, dict[str, Any], str]]:
@@ -166,7 +176,7 @@ def _run_solves(args: argparse.Namespace, jobs: list) -> list[dict[str, Any]]:
     except ClusterError as error:
         raise ValueError(f"--ray: {error}") from None
     for _, _, folder in jobs:
-        output_folder(folder)
+        output_folder(folder, overwrite=args.overwrite or args.resume, resume="--resume")
     if args.ray is not None:
         from lith_solver.on_ray import solve_on_ray
 
@@ -269,6 +279,7 @@ def _add_exploitability_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", default=None, help="save the best response here, as the agent solved:OUT"
     )
+    _add_overwrite_option(parser)
     parser.add_argument(
         "--by-strength",
         action="store_true",
@@ -315,8 +326,10 @@ def exploitability_command(args: argparse.Namespace, parser: argparse.ArgumentPa
         if args.by_strength and config.rounds > 1:
             raise ValueError("--by-strength: only for the one-round game (rounds=1)")
         agent = make_agent(args.agent, "lith", seed=args.seed, config=config)
+        if args.overwrite and args.out is None:
+            raise ValueError("--overwrite: only with --out (a folder to replace)")
         if args.out is not None:
-            output_folder(args.out)
+            output_folder(args.out, overwrite=args.overwrite)
         if config.rounds > 1:
             figures = best_response_to(agent, solvable_game(config), args.agent, args.out)
             rounds = f"heads-up limit Lith, {config.rounds} rounds"
@@ -374,6 +387,7 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
         "(perfect; a strategy (4 x (cards + 1))^exchanges times larger) (default: hand)",
     )
     parser.add_argument("--out", required=True, help="output folder")
+    _add_overwrite_option(parser)
 
 
 def average_power_value(text: str) -> float:
@@ -408,7 +422,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 recall=args.recall or "hand", average_power=args.average_power,
             )  # fmt: skip
-        out = output_folder(args.out)
+        out = output_folder(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))
 

@@ -12,9 +12,11 @@ from typing import NoReturn
 
 __all__ = [
     "MAX_SEED",
+    "check_unused",
     "duplicate_hands",
     "int_at_least",
     "moved_command",
+    "output_file",
     "output_folder",
     "parse_seeds",
     "positive_float",
@@ -67,17 +69,53 @@ def positive_float(text: str) -> float:
     return value
 
 
-def output_folder(text: str, flag: str = "--out") -> Path:
+def output_folder(
+    text: str, flag: str = "--out", *, overwrite: bool = False, resume: str | None = None
+) -> Path:
     """The folder a command writes to, made now: a file there, or a folder that cannot be
-    made, is a ``ValueError`` naming ``flag`` (before any work is done)."""
+    made, is a ``ValueError`` naming ``flag`` (before any work is done). So is a folder that
+    already holds files (an earlier run's), unless ``overwrite`` (the user's ``--overwrite``);
+    ``resume`` names the option that goes on from such a folder instead, for the message."""
     out = Path(text)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{flag}: {str(out)!r} is a file, not a folder")
+    if not overwrite:
+        check_unused(out, flag, resume)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ValueError(f"{flag}: cannot make the folder {str(out)!r} ({error})") from None
     return out
+
+
+def output_file(text: str, flag: str = "--out", *, overwrite: bool = False) -> Path:
+    """The file a command writes its figures to: a folder there is a ``ValueError`` naming
+    ``flag``, and so is an existing file (an earlier result) unless ``overwrite``."""
+    out = Path(text)
+    if out.is_dir():
+        raise ValueError(f"{flag}: {text!r} is a folder; give a JSON file's path")
+    if out.exists() and not overwrite:
+        raise ValueError(
+            f"{flag}: {text!r} already holds a result; give --overwrite to replace it, or "
+            "another file"
+        )
+    return out
+
+
+def check_unused(out: Path, flag: str = "--out", resume: str | None = None) -> None:
+    """``ValueError`` naming ``flag`` if the folder ``out`` holds anything: writing there would
+    replace an earlier run's files, which takes ``--overwrite`` (or ``resume``, if given)."""
+    try:
+        held = sorted(entry.name for entry in out.iterdir()) if out.is_dir() else []
+    except OSError:
+        return  # unreadable: making or writing it fails with its own message
+    if held:
+        shown = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+        other = f", or {resume} to go on with it" if resume else ""
+        raise ValueError(
+            f"{flag}: {str(out)!r} already holds a run ({shown}); give --overwrite to replace "
+            f"it{other}, or another folder"
+        )
 
 
 def parse_seeds(text: str, flag: str = "--seeds") -> list[int]:

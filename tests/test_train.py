@@ -141,8 +141,9 @@ def test_resume_continues_from_the_file_with_the_most_steps(trained, tmp_path):
 
 
 def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
-    """An earlier run's snapshots must not join the new run's self-play pool, nor its
-    checkpoints be what --resume continues, nor its evaluations stay in metrics.json."""
+    """With --overwrite, an earlier run's snapshots must not join the new run's self-play
+    pool, nor its checkpoints be what --resume continues, nor its evaluations stay in
+    metrics.json."""
     out = tmp_path / "run"
     (out / "pool").mkdir(parents=True)
     (out / "checkpoints").mkdir()
@@ -152,7 +153,10 @@ def test_a_fresh_run_in_a_used_folder_starts_over(tmp_path):
         stale.write_bytes(b"from an earlier run")
     stale_metrics = {"evaluations": [{"step": 999999, "results": {}}], "pool": []}
     (out / "metrics.json").write_text(json.dumps(stale_metrics))
-    assert train.main(["--opponents", "caller,self", "--out", str(out), *TINY]) == 0
+    argv = ["--opponents", "caller,self", "--out", str(out), *TINY]
+    assert train.main(argv) == 2  # refused without --overwrite, the files kept
+    assert stale_snapshot.exists() and stale_checkpoint.exists()
+    assert train.main([*argv, "--overwrite"]) == 0
     assert not stale_snapshot.exists() and not stale_checkpoint.exists()
     assert latest_checkpoint(out).stem != "model_999999_steps"
     metrics = json.loads((out / "metrics.json").read_text())
@@ -278,7 +282,7 @@ def test_config_files_and_flag_overrides(tmp_path):
     path.write_text(
         'game = "gendeneia"\nplayers = 3\nopponents = ["greedy"]\n[experiment]\nunits = 9\n'
     )
-    config, resume = config_from_args(["--config", str(path), "--players", "4"])
+    config, resume, _ = config_from_args(["--config", str(path), "--players", "4"])
     assert (config.game, config.players, config.opponents, resume) == (
         "gendeneia",
         4,
@@ -483,7 +487,7 @@ def test_resume_reads_a_config_json_of_before_torch_threads(trained, tmp_path):
     del saved["versions"]
     saved["threads"] = saved.pop("torch_threads")  # the option's earlier name
     (out / "config.json").write_text(json.dumps(saved))
-    config, resume = config_from_args(["--resume", str(out), "--timesteps", "384"])
+    config, resume, _ = config_from_args(["--resume", str(out), "--timesteps", "384"])
     assert resume and config.torch_threads == 1
     saved["colour"] = 1
     (out / "config.json").write_text(json.dumps(saved))

@@ -190,7 +190,7 @@ def aivat_match(judge: Aivat, hands: int, seed: int = 0) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tournaments.aivat``; a bad option exits with status 2, naming it."""
     from games import parse_rules
-    from tablegame.cli import duplicate_hands, seed_value
+    from tablegame.cli import duplicate_hands, output_file, seed_value
 
     parser = argparse.ArgumentParser(
         prog="python -m tournaments.aivat",
@@ -205,12 +205,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rule", action="append", default=[], help="a rule key=value")
     parser.add_argument("--seed", type=seed_value, default=0, help="the deals' seed")
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace an --out file that exists already"
+    )
     args = parser.parse_args(argv)
     try:
         rules = parse_rules(args.rule, "lith")
         judge = make_judge(args.agent, args.opponent, rules, args.seed)
-        if args.out is not None and Path(args.out).is_dir():
-            raise ValueError(f"--out: {args.out!r} is a folder; give a JSON file's path")
+        if args.overwrite and args.out is None:
+            raise ValueError("--overwrite: only with --out (a file to replace)")
+        if args.out is not None:
+            output_file(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))
     result = {

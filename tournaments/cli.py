@@ -211,6 +211,12 @@ def _add_what_to_keep(parser: argparse.ArgumentParser) -> None:
         help="folder for results.json, results.csv, the plots, decisions.jsonl and "
         "histories.jsonl (default: print the results only)",
     )
+    group.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into an --out folder that holds earlier results, replacing them (without "
+        "it, such a folder is refused before play)",
+    )
 
 
 def _units(args: argparse.Namespace, lith: bool) -> int:
@@ -316,7 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         spec = spec_from_args(args)
-        out = output_folder(args.out) if args.out else None
+        if args.overwrite and not args.out:
+            raise ValueError("--overwrite: only with --out (a folder to replace)")
+        out = output_folder(args.out, overwrite=args.overwrite) if args.out else None
         if args.ray is not None:
             from tournaments.on_ray import run_tournament_on_ray
 

@@ -69,6 +69,12 @@ def parser() -> argparse.ArgumentParser:
         help="continue the run in this folder from its config.json and newest checkpoint, to "
         "--timesteps in total (more than it has trained)",
     )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start a new run in an --out folder that holds an earlier one, replacing its "
+        "model, checkpoints and logs (without it, such a folder is refused)",
+    )
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
         if "help" in f.metadata:
@@ -119,14 +125,17 @@ def _coerce(name: str, text: str) -> Any:
     return text
 
 
-def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bool]:
-    """The run's options from the command line (over ``--config``, over ``--resume``'s)."""
+def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bool, bool]:
+    """The run's options from the command line (over ``--config``, over ``--resume``'s), whether
+    it resumes, and whether it may overwrite an earlier run in ``--out``."""
     args = parser().parse_args(argv)
     values: dict[str, Any] = {}
     resume = args.resume is not None
     if resume:
         if args.out is not None:
             raise ValueError("--out: a resumed run continues in its own folder (--resume RUN)")
+        if args.overwrite:
+            raise ValueError("--overwrite: a resumed run keeps its folder (--resume RUN)")
         values.update(saved_options(Path(args.resume)))
         values["out"] = args.resume  # the run continues where it is, wherever it was made
     if args.config:
@@ -144,14 +153,14 @@ def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bo
         values["progress_bar"] = False
     config = TrainConfig(**values)
     config.validate()
-    return config, resume
+    return config, resume, args.overwrite
 
 
 def main(argv: Sequence[str] | None = None, console: Any = None) -> int:
     """``python train.py``; returns the exit status (2: a bad option, named)."""
     try:
-        config, resume = config_from_args(argv)
-        run = train(config, resume=resume, console=console)
+        config, resume, overwrite = config_from_args(argv)
+        run = train(config, resume=resume, console=console, overwrite=overwrite)
     except ValueError as error:
         print(f"train.py: error: {error}", file=sys.stderr)
         return 2

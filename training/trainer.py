@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tablegame.cli import check_unused
 from tablegame.provenance import versions
 from training.config import TrainConfig
 
@@ -149,11 +150,18 @@ def _new_model(config: TrainConfig, vec, run: Path):
     )
 
 
-def train(config: TrainConfig, resume: bool = False, console: Any = None) -> Path:
+def train(
+    config: TrainConfig, resume: bool = False, console: Any = None, overwrite: bool = False
+) -> Path:
     """Train (or continue) a run; returns the run folder. Lines (evaluations, and without a
     progress bar checkpoints and snapshots) and the bar go to ``console`` (a rich Console;
-    default: stdout). The bar shows only if ``config.progress_bar`` and it is a terminal."""
+    default: stdout). The bar shows only if ``config.progress_bar`` and it is a terminal.
+
+    A new run in a folder that already holds files is a ``ValueError`` naming ``--out``,
+    unless ``overwrite``: the earlier run's model and logs would be replaced."""
     config.validate()
+    if not resume and not overwrite:
+        check_unused(Path(config.out), "--out", resume="--resume")
     from rich.console import Console
 
     console = console if console is not None else Console()
