@@ -4,10 +4,17 @@
 PettingZoo AEC environment; ``gendeneia_env.score_player(lots, presum=None)`` scores written lots.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from gymnasium.envs.registration import register as _register
 
 from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame, IllegalActionError
 from gendeneia_env.scoring import score_player
+
+if TYPE_CHECKING:
+    from gendeneia_env.aec import GendeneiaAECEnv
 
 __all__ = [
     "GAction",
@@ -23,8 +30,8 @@ __all__ = [
 _register(id="Gendeneia-v0", entry_point="gendeneia_env.env:GendeneiaEnv", nondeterministic=True)
 
 
-def aec_env(**kwargs):
+def aec_env(config: GendeneiaConfig | None = None, **options: Any) -> GendeneiaAECEnv:
     """The PettingZoo AEC environment (see :class:`gendeneia_env.aec.GendeneiaAECEnv`)."""
     from gendeneia_env.aec import GendeneiaAECEnv
 
-    return GendeneiaAECEnv(**kwargs)
+    return GendeneiaAECEnv(config, **options)

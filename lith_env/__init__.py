@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from gymnasium.envs.registration import register as _register
 
 if TYPE_CHECKING:
+    from lith_env.aec import LithAECEnv
     from lith_env.cards import CARDS, Card, card_id, deck
     from lith_env.game import Action, IllegalActionError, LithConfig, LithGame, LithHand
     from lith_env.hands import classify, distribution, percentile, strength
@@ -53,11 +54,11 @@ _register(
 )
 
 
-def aec_env(**kwargs):
+def aec_env(config: LithConfig | None = None, **options: Any) -> LithAECEnv:
     """The PettingZoo AEC environment (see :class:`lith_env.aec.LithAECEnv`)."""
     from lith_env.aec import LithAECEnv
 
-    return LithAECEnv(**kwargs)
+    return LithAECEnv(config, **options)
 
 
 def __getattr__(name: str) -> Any:

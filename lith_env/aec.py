@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from lith_env.env import env_config, env_options
 from lith_env.game import LithConfig
 from lith_env.table import LithTable
 from tablegame.aec_env import TableAECEnv
@@ -15,8 +15,10 @@ __all__ = ["LithAECEnv"]
 class LithAECEnv(TableAECEnv):
     """Lith as an AEC env, agents ``player_0`` ... ``player_{n-1}`` in seat order.
 
-    Takes the options of ``Lith-v0`` that concern the table (not ``opponents``,
-    ``learner_seat`` or ``reward_scale``); see ``docs/lith_env.md``.
+    Takes the options of ``Lith-v0`` that concern the table: the rules (``config`` and/or
+    :class:`~lith_env.game.LithConfig`'s fields by keyword, which replace ``config``'s),
+    ``episode`` and ``render_mode`` (not ``opponents``, ``learner_seat`` or
+    ``reward_scale``); see ``docs/lith_env.md``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -27,32 +29,15 @@ class LithAECEnv(TableAECEnv):
 
     def __init__(
         self,
-        num_players: int = 2,
-        betting: str = "limit",
-        bet_sizes: Sequence[int] = (2, 2, 4),
-        max_raises: int = 3,
-        pawns_and_courts: bool = True,
-        excuse: str | None = None,
-        starting_chips: int | Sequence[int] = 100,
-        ante: int = 1,
-        rounds: int = 3,
-        cards: Sequence[int | str] | None = None,
+        config: LithConfig | None = None,
+        *,
         episode: str = "hand",
-        max_hands: int | None = None,
         render_mode: str | None = None,
+        **rules: Any,
     ) -> None:
-        config = LithConfig(
-            num_players=num_players,
-            betting=betting,
-            bet_sizes=bet_sizes,  # LithConfig checks it
-            max_raises=max_raises,
-            pawns_and_courts=pawns_and_courts,
-            excuse=excuse,
-            starting_chips=starting_chips,
-            ante=ante,
-            max_hands=max_hands,
-            rounds=rounds,
-            cards=cards,
-        )
+        config = env_config(config, rules, "Lith AEC env", OPTIONS)
         super().__init__(LithTable(config, episode=episode), render_mode=render_mode)
         self.config = self.table.config
+
+
+OPTIONS = env_options(LithAECEnv.__init__)

@@ -17,7 +17,6 @@ next episode; the last one is in ``info["final_obs"]`` (a float array, rows vali
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +26,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from lith_env.batched import BatchedLith
+from lith_env.env import check_rules, env_config, env_options
 from lith_env.game import LithConfig
 from lith_env.table import check_first_decision
 from tablegame.agent import Agent, act_batch
@@ -92,44 +92,22 @@ class LithVectorEnv(_Base):
     def __init__(
         self,
         num_envs: int = 1,
-        num_players: int = 2,
+        config: LithConfig | None = None,
+        *,
         opponents: str | Agent | Sequence[str | Agent] = "random",
-        betting: str = "limit",
-        bet_sizes: Sequence[int] = (2, 2, 4),
-        max_raises: int = 3,
-        pawns_and_courts: bool = True,
-        excuse: str | None = None,
-        starting_chips: int | Sequence[int] = 100,
-        ante: int = 1,
-        rounds: int = 3,
-        cards: Sequence[int | str] | None = None,
         episode: str = "hand",
-        max_hands: int | None = None,
         learner_seat: int | None = None,
         reward_scale: float = 1.0,
         decks: str = "numpy",
         render_mode: str | None = None,
-        **unknown: Any,
+        **rules: Any,
     ) -> None:
-        if unknown:
-            raise TypeError(f"Lith-v0 (vector): unknown option(s) {', '.join(sorted(unknown))}")
+        check_rules(rules, "Lith-v0 (vector)", OPTIONS)  # an unknown name before any value
         if render_mode is not None:
             raise ValueError("render_mode: the vector env does not render; use Lith-v0")
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs: must be a positive integer, got {num_envs!r}")
-        config = LithConfig(
-            num_players=num_players,
-            betting=betting,
-            bet_sizes=bet_sizes,
-            max_raises=max_raises,
-            pawns_and_courts=pawns_and_courts,
-            excuse=excuse,
-            starting_chips=starting_chips,
-            ante=ante,
-            max_hands=max_hands,
-            rounds=rounds,
-            cards=cards,
-        )
+        config = env_config(config, rules, "Lith-v0 (vector)", OPTIONS)
         n = config.num_players
         check_learner_seat(learner_seat, n)
         check_first_decision(config, learner_seat)
@@ -264,40 +242,21 @@ class LithAllSeatsVectorEnv(_Base):
     ``info["action_mask"]`` of shape (num_envs, num_players, actions), all zeros but for the
     seat to act (``info["to_act"]``); ``step`` takes actions of shape (num_envs, num_players)
     and plays ``actions[t, to_act[t]]`` at table ``t``; rewards (num_envs, num_players) are
-    every seat's chips won in the step, times ``reward_scale``.
+    every seat's chips won in the step, times ``reward_scale``. Options as
+    :class:`LithVectorEnv` but ``opponents``, ``learner_seat`` and ``render_mode``.
     """
 
     def __init__(
         self,
         num_envs: int = 1,
-        num_players: int = 2,
-        betting: str = "limit",
-        bet_sizes: Sequence[int] = (2, 2, 4),
-        max_raises: int = 3,
-        pawns_and_courts: bool = True,
-        excuse: str | None = None,
-        starting_chips: int | Sequence[int] = 100,
-        ante: int = 1,
-        rounds: int = 3,
-        cards: Sequence[int | str] | None = None,
+        config: LithConfig | None = None,
+        *,
         episode: str = "hand",
-        max_hands: int | None = None,
         reward_scale: float = 1.0,
         decks: str = "numpy",
+        **rules: Any,
     ) -> None:
-        config = LithConfig(
-            num_players=num_players,
-            betting=betting,
-            bet_sizes=bet_sizes,
-            max_raises=max_raises,
-            pawns_and_courts=pawns_and_courts,
-            excuse=excuse,
-            starting_chips=starting_chips,
-            ante=ante,
-            max_hands=max_hands,
-            rounds=rounds,
-            cards=cards,
-        )
+        config = env_config(config, rules, "Lith all-seats vector env", ALL_SEATS_OPTIONS)
         self._setup(num_envs, config, episode, decks, reward_scale)
         n, size = self.engine.n, self.engine.observation_size
         self.single_observation_space = gym.spaces.Box(0.0, 1.0, (n, size), np.float32)
@@ -362,6 +321,5 @@ class LithAllSeatsVectorEnv(_Base):
         return {"action_mask": masks, "to_act": engine.current.copy()}
 
 
-OPTIONS = ", ".join(
-    p for p in inspect.signature(LithVectorEnv.__init__).parameters if p not in ("self", "unknown")
-)
+OPTIONS = env_options(LithVectorEnv.__init__)
+ALL_SEATS_OPTIONS = env_options(LithAllSeatsVectorEnv.__init__)

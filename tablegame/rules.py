@@ -9,12 +9,21 @@ and lists the rules the game has. A game's rules are the fields of its config da
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tablegame.registry import parse_value
 
-__all__ = ["check_rule_names", "make_config", "parse_rules", "rule_names"]
+__all__ = [
+    "check_env_rules",
+    "check_rule_names",
+    "env_config",
+    "env_options",
+    "make_config",
+    "parse_rules",
+    "rule_names",
+]
 
 
 def _name(config_class: type) -> str:
@@ -67,3 +76,41 @@ def make_config(config_class: type, num_players: int, rules: Mapping[str, Any]) 
     ``ValueError`` naming it."""
     check_rule_names(config_class, list(rules))
     return config_class(num_players=num_players, **rules)
+
+
+# ------------------------------------------------------------------ the envs' rule keywords
+
+
+def env_options(config_class: type, init: Callable[..., None]) -> tuple[str, ...]:
+    """An env's options, for its messages: the rules (the fields of ``config_class``), then
+    the keywords of its ``__init__`` (``init``) but ``self`` and ``rules``."""
+    own = (p for p in inspect.signature(init).parameters if p not in ("self", "rules"))
+    return (*(f.name for f in dataclasses.fields(config_class)), *own)
+
+
+def check_env_rules(
+    config_class: type, rules: Mapping[str, Any], env: str, options: Sequence[str]
+) -> None:
+    """A keyword that is not a field of ``config_class`` is a ``TypeError`` naming it and
+    listing ``options`` (``env`` names the env)."""
+    fields = {f.name for f in dataclasses.fields(config_class)}
+    unknown = sorted(set(rules) - fields)
+    if unknown:
+        raise TypeError(
+            f"{env}: unknown option(s) {', '.join(unknown)}; options: {', '.join(options)}"
+        )
+
+
+def env_config(
+    config_class: type, config: Any, rules: Mapping[str, Any], env: str, options: Sequence[str]
+) -> Any:
+    """The rules an env plays: ``config`` (``None``: ``config_class()``) with the fields
+    given in ``rules`` replaced, so every default lives in the config class. An unknown
+    keyword is :func:`check_env_rules`' ``TypeError``; a bad value is the config's
+    ``ValueError``, naming the field."""
+    check_env_rules(config_class, rules, env, options)
+    if config is None:
+        return config_class(**rules)
+    if not isinstance(config, config_class):
+        raise ValueError(f"config: must be a {config_class.__name__} or None, got {config!r}")
+    return dataclasses.replace(config, **rules) if rules else config
