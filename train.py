@@ -1,4 +1,4 @@
-"""``python train.py``: train a bot with MaskablePPO. The options and the run are in the
+"""``decktet train``: train a bot with MaskablePPO. The options and the run are in the
 ``training`` package (:mod:`training.cli`, :mod:`training.config`, :mod:`training.trainer`); this
 file is the documented entry point, and keeps ``train.TrainConfig`` and ``train.train`` at hand."""
 

@@ -1,5 +1,5 @@
 """``abstract:DIR``: the strategy of a card abstraction solved by sampling CFR
-(``python -m lith_solver abstract``), played in the real game it was solved for: one round,
+(``decktet abstract``), played in the real game it was solved for: one round,
 or the game with exchanges on any deck (the full game too).
 
 Each hand plays the strategy of its equity bucket (with exchanges: at the public node of the

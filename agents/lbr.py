@@ -1,6 +1,6 @@
 """Local best response: a lower bound on a heads-up limit Lith bot's exploitability, untrained.
 
-    python -m agents.lbr AGENT --hands N [--rule key=value ...] [--particles P] [--seed S]
+    decktet lbr AGENT --hands N [--rule key=value ...] [--particles P] [--seed S]
 
 Lisý & Bowling (AAAI 2017 workshop, *Equilibrium Approximation Quality of Current No-Limit
 Poker Bots*). The local best response (LBR) plays the bot hand after hand. It keeps the bot's
@@ -355,12 +355,12 @@ def lbr_gain(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m agents.lbr``; a bad option exits with status 2, naming it."""
+    """``decktet lbr``; a bad option exits with status 2, naming it."""
     from games import parse_rules
     from tablegame.cli import duplicate_hands, output_file, positive_int, seed_value
 
     parser = argparse.ArgumentParser(
-        prog="python -m agents.lbr",
+        prog="decktet lbr",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -378,7 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=seed_value, default=0, help="deals and sampling seed")
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
     parser.add_argument(
-        "--overwrite", action="store_true", help="replace an --out file that exists already"
+        "--overwrite",
+        action="store_true",
+        help="replace an --out file that exists already (default: off)",
     )
     args = parser.parse_args(argv)
     try:

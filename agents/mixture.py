@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from games import game_info
 from tablegame.agent import act_batch, act_by_table, assign_tables
 from tablegame.registry import make_agent, register
 from tournaments.metagame import nash_with_margins, nash_with_margins_limit
@@ -58,7 +59,7 @@ def margin_mixture(folder: str | Path, margin: float) -> tuple[Path, list[str], 
     if not path.is_file():
         raise ValueError(f"mixture: margin needs the population's payoff table, no {str(path)!r}")
     population = Population.load(path)
-    if population.players != 2 or population.game != "lith":
+    if population.players != 2 or not game_info(population.game).pays_chips:
         raise ValueError(
             "mixture: margin is for heads-up Lith populations (a zero-sum table in chips a "
             f"hand), this one is {population.players}-player {population.game}"

@@ -1,4 +1,4 @@
-"""``solved:DIR``: a strategy computed by ``python -m lith_solver solve`` (or a best response
+"""``solved:DIR``: a strategy computed by ``decktet solve`` (or a best response
 saved by ``lith_solver.exploitability``), played from the observation like any agent.
 
 The observation says all the strategy needs: the seat's three cards, whether it is the dealer

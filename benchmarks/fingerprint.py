@@ -1,6 +1,6 @@
 """Digests of seeded results, to show a change alters no result: run it at two commits, diff.
 
-    python -m benchmarks.fingerprint fingerprint.json [--quick]
+    decktet fingerprint fingerprint.json [--quick]
 
 Every result here is seeded, so it repeats bit for bit on one machine (across machines the
 numerics of numba and torch may differ: compare runs of one machine). Covered: duplicate
@@ -11,9 +11,9 @@ without snapshots, the batched engine, nash with exploiters, best_response, expl
 Gendeneía with shaped rewards), each its metrics and network, and a learned exploiter.
 ``--quick`` leaves out the training runs and the exploiter (seconds instead of a minute).
 
-Issue 43 moved every module: this check, run before and after the move, gave the same digests.
+When every module moved, this check, run before and after the move, gave the same digests.
 To compare two commits: ``git worktree add /tmp/before COMMIT``, then run
-``PYTHONPATH=/tmp/before python -m benchmarks.fingerprint before.json`` there (a layout
+``PYTHONPATH=/tmp/before decktet fingerprint before.json`` there (a layout
 before ``benchmarks/fingerprint.py`` existed needs its own copy of this file) and diff.
 """
 
@@ -158,7 +158,7 @@ def training_digests(folder: Path) -> dict[str, str]:
     from rich.console import Console
 
     from training.cli import main as train_main
-    from training.exploiter import main as exploiter_main
+    from training.exploiter_cli import main as exploiter_main
 
     found = {}
     for name, options in TRAINING_RUNS.items():
@@ -195,9 +195,9 @@ def fingerprint(quick: bool = False) -> dict[str, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m benchmarks.fingerprint OUT.json [--quick]``."""
+    """``decktet fingerprint OUT.json [--quick]``."""
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.fingerprint",
+        prog="decktet fingerprint",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

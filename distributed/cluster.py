@@ -102,6 +102,7 @@ SUITE_MODULES = (
     "training",
     "experiments",
     "webplay",
+    "decktet_rl",
     "train",
 )
 

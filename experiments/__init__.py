@@ -1,1 +1,1 @@
-"""Reproducible experiments: one TOML file each, run by ``python -m experiments.run FILE``."""
+"""Reproducible experiments: one TOML file each, run by ``decktet experiment FILE``."""

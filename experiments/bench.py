@@ -1,6 +1,6 @@
 """The equilibrium bench: every method on every game with an exact answer, measured exactly.
 
-    python -m experiments.bench experiments/bench_equilibrium.toml [--seeds 1-3] [--ray [ADDRESS]]
+    decktet methods experiments/bench_equilibrium.toml [--seeds 1-3] [--ray [ADDRESS]]
 
 The TOML names the games (heads-up limit Lith rules the exact solver holds), the methods and
 the seeds. A method is either sampling CFR on a card abstraction (``kind = "mccfr"``:
@@ -80,7 +80,7 @@ def load_bench(path: Path) -> dict[str, Any]:
         ):
             raise _bad(f"methods.{name}.recall", "only for games with exchanges (rounds 2 or 3)")
         if "average_power" in method:
-            from lith_solver.abstraction import check_average_power
+            from lith_solver.mccfr import check_average_power
 
             try:
                 check_average_power(method["average_power"])
@@ -298,7 +298,7 @@ def summarize(bench: dict[str, Any], seeds: Sequence[int], out: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.bench",
+        prog="decktet methods",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,6 +1,6 @@
 """The learned best response calibrated against exact ones, on a game the exact solver holds.
 
-    python -m experiments.calibration experiments/calibration_1round.toml [--ray [ADDRESS]]
+    decktet calibrate experiments/calibration_1round.toml [--ray [ADDRESS]]
 
 For every target of the TOML and every seed, one exploiter (``training.exploiter``) trains for
 the largest budget and is measured on the way at the smaller ones (``--measure-at``: the
@@ -182,7 +182,7 @@ def summarize(table: dict[str, Any], specs: Sequence[Any], exact: dict[str, floa
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.calibration",
+        prog="decktet calibrate",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     from distributed.cluster import ClusterError, parse_address
-    from training.exploiter import run_exploiters
+    from training.exploiter_cli import run_exploiters
 
     try:
         table = load_calibration(Path(args.config))

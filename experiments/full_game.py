@@ -1,11 +1,11 @@
 """Heads-up limit Lith, the full game: bots solved by MCCFR on a card abstraction, over seeds,
-and every yardstick of them (issue 45).
+and every yardstick of them.
 
-    python -m experiments.full_game experiments/lith_hu_full_mccfr.toml [--seeds 1-5] [--ray]
+    decktet full-game experiments/lith_hu_full_mccfr.toml [--seeds 1-5] [--ray]
 
 For each seed the pieces are, in order:
 
-- ``solve``: ``python -m lith_solver abstract`` with the TOML's ``[solve]`` options, into
+- ``solve``: ``decktet abstract`` with the TOML's ``[solve]`` options, into
   ``OUT/seed-N`` (with the strategy so far every ``check_every`` iterations, in
   ``OUT/seed-N/iterations/I``);
 - ``lbr``: local best response (``agents.lbr``) against the bot, into ``OUT/seed-N/lbr.json``;
@@ -13,7 +13,7 @@ For each seed the pieces are, in order:
   ``lbr_snapshot_hands``): where the curve heads;
 - ``matches``: a duplicate match against each agent of ``against`` (and the ``reference``
   bot), ``OUT/seed-N/vs_X/results.json``, with ``record`` hands (default 2,000) recorded
-  for ``python -m tournaments.report OUT/seed-N/vs_X``;
+  for ``decktet report OUT/seed-N/vs_X``;
 - ``protocol``: the learned best response under ``--protocol heads-up``
   (``training.exploiter``), one run for every seed still to measure, into
   ``OUT/protocol-seeds-...`` (its ``protocol.json`` has each seed's figure).
@@ -86,7 +86,7 @@ def load_full_game(path: Path) -> dict[str, Any]:
         raise ValueError("evaluate.against: a list of agent specs")
     if not isinstance(evaluate.get("reference", ""), str):
         raise ValueError("evaluate.reference: an agent spec")
-    from lith_solver.abstraction import check_average_power
+    from lith_solver.mccfr import check_average_power
 
     try:
         check_average_power(solve.get("average_power", 1.0))
@@ -180,7 +180,7 @@ def run_protocol(
 ) -> None:
     """The learned best response under ``--protocol heads-up`` against the bots of ``seeds``,
     in one run (on Ray: every exploiter at once), into ``OUT/protocol-seeds-...``."""
-    from training.exploiter import main as exploiter_main
+    from training.exploiter_cli import main as exploiter_main
 
     out = out_folder(table)
     argv = ["--protocol", "heads-up", "--eval-every", "0",
@@ -380,7 +380,7 @@ def _read(path: Path) -> dict[str, Any] | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.full_game",
+        prog="decktet full-game",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

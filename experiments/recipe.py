@@ -23,6 +23,7 @@ from experiments.settings import (
     is_bot,
     opponents_label,
 )
+from games import game_info
 from tablegame.cli import check_unused
 from tournaments.analytics import RATES, format_rate
 from training.config import TrainConfig, load_config, saved_options
@@ -57,6 +58,7 @@ def run_experiment(
     check_count("--workers", workers)
     config = TrainConfig(**values)
     config.validate()
+    info = game_info(config.game)
     experiment = experiment_table(path, config)
     if units is not None:
         check_count("--units", units, config.players)
@@ -97,13 +99,13 @@ def run_experiment(
             units=experiment["units"],
             seed=experiment["seed"],
             rules=config.rules,
-            analytics=config.game == "lith",
+            analytics=info.betting_analytics,
             # five copies of one opponent, or a mixed table with one agent a seat
             lineup=(0, *range(1, config.players))
             if len(others) > 1
             else (0,) + (1,) * (config.players - 1),
         )
-        if config.game == "lith":  # every table of a pairing at once; same hands, same deals
+        if info.batched_engine:  # every table of a pairing at once; same hands, same deals
             result = run_batched_tournament(spec, progress=True, record=experiment["record"])
         else:
             result = run_tournament(spec, workers=workers, progress=True)
@@ -114,9 +116,7 @@ def run_experiment(
         _exploit(config, run, experiment)
     if experiment["exact"]:
         _exact_curve(config, run)
-    analytics = None
-    if config.game == "lith":
-        analytics = _analyze(run, sections)
+    analytics = _analyze(run, sections) if info.betting_analytics else None
     report = _report(path, config, train_seconds, steps, sections, analytics)
     (run / "report.md").write_text(report)
     return run
@@ -201,7 +201,7 @@ def _exact_curve(config: TrainConfig, run: Path) -> None:
     for path in models:
         entry: dict[str, Any] = {"step": steps_of(path), "model": str(path)}
         for policy, suffix in (("sampling", ":deterministic=false"), ("argmax", "")):
-            agent = make_agent(f"ppo:{path}{suffix}", "lith", config=config.game_config())
+            agent = make_agent(f"ppo:{path}{suffix}", config.game, config=config.game_config())
             figures, _ = exploitability(agent, game, name=str(path))
             entry[policy] = figures["exploitability"]
         curve.append(entry)
@@ -257,9 +257,8 @@ def _exploit_lines(run: Path) -> list[str]:
             continue
         found = json.loads(path.read_text())
         gain = found["gain"]
-        unit = "hands" if found["spec"]["game"] == "lith" else "games"
-        digits = "+.1f" if unit == "hands" else "+.3f"
-        per = "chips/100 hands" if unit == "hands" else "win share"
+        info = game_info(found["spec"]["game"])
+        unit, digits, per = info.units, info.signed, info.gain_measure
         what = "its most likely action" if policy == "argmax" else "its sampling policy"
         lines += [
             f"An exploiter (`training.exploiter`, MaskablePPO) trained for {found['steps']:,} "
@@ -292,7 +291,7 @@ def _rebuild_report(path: Path, config: TrainConfig, run: Path) -> Path:
     steps = timing.get("steps")
     if steps is None and (run / "model.zip").is_file():
         steps = steps_of(run / "model.zip")
-    analytics = _analyze(run, sections) if config.game == "lith" else None
+    analytics = _analyze(run, sections) if game_info(config.game).betting_analytics else None
     (run / "report.md").write_text(_report(path, config, seconds, steps, sections, analytics))
     return run
 
@@ -334,7 +333,7 @@ def _report(
     lines = [
         f"# Experiment {path.stem}",
         "",
-        f"`python -m experiments.run {path}`: trained {trained} steps (timesteps "
+        f"`decktet experiment {path}`: trained {trained} steps (timesteps "
         f"{config.timesteps:,}, in whole rollouts of {config.rollout_steps:,}) in "
         f"{seconds / 60:.1f} min (seed {config.seed}, opponents {', '.join(config.opponents)}).",
         "",
@@ -346,28 +345,18 @@ def _report(
             "`agents.mixture`): a member drawn by its weight plays each hand.",
             "",
         ]
-    lith = config.game == "lith"
+    info = game_info(config.game)
+    extras = info.result_extras
     lines += [
-        "| opponent | "
-        + (
-            "hands | chips/100 | 95% interval |"
-            if lith
-            else "games | win rate | 95% interval | mean score |"
-        ),
-        "| --- | ---: | ---: | ---: |" + ("" if lith else " ---: |"),
+        f"| opponent | {info.units} | {info.measure_short} | 95% interval |"
+        + "".join(f" {head} |" for head, _, _ in extras),
+        "| --- | ---: | ---: | ---: |" + " ---: |" * len(extras),
     ]
     for opponent, _, result in sections:
         me = next(v for k, v in result["agents_results"].items() if is_bot(k))
-        if lith:
-            c = me["chips_per_100"]
-            row = f"| {opponent} | {me['hands']:,} | {c['mean']:+.1f} | {_interval(c, '+.1f')} |"
-        else:
-            w, s = me["win_rate"], me["mean_score"]
-            interval = _interval(w, ".3f")
-            row = (
-                f"| {opponent} | {me['games']:,} | {w['mean']:.3f} | {interval} | {s['mean']:.2f} |"
-            )
-        lines.append(row)
+        figure, f = me[info.result_key], info.number
+        row = f"| {opponent} | {me[info.units]:,} | {figure['mean']:{f}} | {_interval(figure, f)} |"
+        lines.append(row + "".join(f" {me[key]['mean']:{g}} |" for _, key, g in extras))
     lines += ["", f"Intervals: {sections[0][2]['method']}.", ""]
     if analytics:
         agents = sorted(analytics)

@@ -1,11 +1,11 @@
 """Run an experiment: train, play a duplicate tournament of the result against the heuristics,
 analyze how it bets and bluffs (Lith), and write ``report.md`` with tables and plots.
 
-    python -m experiments.run experiments/lith_hu_tag.toml [--timesteps N] [--units N]
-    python -m experiments.run experiments/lith_hu_tag.toml --seed 3        # into OUT/seed-3
-    python -m experiments.run experiments/lith_hu_tag.toml --seeds 1-8 [--ray [ADDRESS]]
+    decktet experiment experiments/lith_hu_tag.toml [--timesteps N] [--units N]
+    decktet experiment experiments/lith_hu_tag.toml --seed 3        # into OUT/seed-3
+    decktet experiment experiments/lith_hu_tag.toml --seeds 1-8 [--ray [ADDRESS]]
 
-The TOML file holds train.py options (python train.py --help) and an [experiment] table:
+The TOML file holds train.py options (decktet train --help) and an [experiment] table:
 against (the agents of the final tournament, one pairing each: the bot against copies of an
 agent, or a list of agents, one per other seat, for a mixed table; default: every heuristic of
 the game), units (hands or games per pairing, a multiple of players: each duplicate block is
@@ -45,7 +45,7 @@ __all__ = ["main", "parser"]
 def parser() -> argparse.ArgumentParser:
     """The command line (every option's help shows its default)."""
     p = argparse.ArgumentParser(
-        prog="python -m experiments.run",
+        prog="decktet experiment",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="agents for [experiment] against: "
@@ -97,7 +97,7 @@ def parser() -> argparse.ArgumentParser:
         "--overwrite",
         action="store_true",
         help="train again in run folders that hold an earlier run, replacing it (without it, "
-        "such a folder is refused before anything trains)",
+        "such a folder is refused before anything trains) (default: off)",
     )
     p.add_argument(
         "--report-only",
@@ -109,7 +109,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m experiments.run``; a bad option exits with status 2, naming it."""
+    """``decktet experiment``; a bad option exits with status 2, naming it."""
     p = parser()
     args = p.parse_args(argv)
     try:

@@ -1,6 +1,6 @@
 """What an experiment file asks for beyond training: its ``[experiment]`` table, checked.
 
-The TOML file holds train.py options (``python train.py --help``) and an ``[experiment]``
+The TOML file holds train.py options (``decktet train --help``) and an ``[experiment]``
 table:
 
 - ``against``: the agents of the final tournament, one pairing each: the bot against copies of
@@ -31,8 +31,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from games import game_info, games_with
 from tablegame.registry import make_agent
-from training.config import HEURISTICS, TrainConfig
+from training.config import TrainConfig
 
 __all__ = [
     "BOTS",
@@ -108,7 +109,7 @@ def opponents_label(agents: Sequence[str]) -> str:
 
 def _against(table: dict[str, Any], config: TrainConfig) -> list:
     """The tournament's opponents: agents, or mixed tables of one agent a seat."""
-    against = table.get("against", list(HEURISTICS[config.game]))
+    against = table.get("against", list(game_info(config.game).heuristics))
     if not isinstance(against, list) or not against:
         raise ValueError(f"experiment.against: must be a non-empty list of agents, got {against!r}")
     for entry in against:
@@ -145,8 +146,11 @@ def _tournament(table: dict[str, Any], config: TrainConfig) -> tuple[int, int, i
     if type(seed) is not int or seed < 0:
         raise ValueError(f"experiment.seed: must be a non-negative integer, got {seed!r}")
     record = table.get("record", "all")
-    if config.game != "lith" and "record" in table:
-        raise ValueError("experiment.record: Lith only (Gendeneía tournaments keep no decisions)")
+    if not game_info(config.game).betting_analytics and "record" in table:
+        raise ValueError(
+            f"experiment.record: {games_with('betting_analytics')} only ({config.game} "
+            "tournaments keep no decisions)"
+        )
     if record != "all" and not (type(record) is int and 1 <= record <= units):
         raise ValueError(
             f"experiment.record: 'all' or a number of hands from 1 to units ({units}), "
@@ -197,7 +201,8 @@ def _bot(table: dict[str, Any], config: TrainConfig) -> tuple[str, float | None]
         )
     margin = table.get("mixture_margin")
     if margin is not None:
-        if bot != "mixture" or config.players != 2 or config.game != "lith":
+        zero_sum = config.players == 2 and game_info(config.game).pays_chips
+        if bot != "mixture" or not zero_sum:
             raise ValueError(
                 "experiment.mixture_margin: for bot = mixture in heads-up Lith (the margin by "
                 "which the mixture beats the heuristics in a zero-sum payoff table)"
@@ -242,8 +247,8 @@ def _exact(table: dict[str, Any], config: TrainConfig, bot: str) -> bool:
         from lith_solver.one_round import check_one_round  # numba's import, only when asked
 
         try:
-            if config.game != "lith":
-                raise ValueError("the exact solver plays Lith")
+            if not game_info(config.game).exactly_solvable:
+                raise ValueError(f"the exact solver plays {games_with('exactly_solvable')}")
             check_one_round(config.game_config())
         except ValueError as error:
             raise ValueError(

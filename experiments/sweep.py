@@ -1,6 +1,6 @@
 """One experiment over several training seeds, and a summary of their spread.
 
-    python -m experiments.run experiments/lith_hu_selfplay.toml --seeds 1-8 [--ray [ADDRESS]]
+    decktet experiment experiments/lith_hu_selfplay.toml --seeds 1-8 [--ray [ADDRESS]]
 
 Each seed trains and is evaluated exactly as a single run (``experiments.recipe``), in
 ``OUT/seed-N`` (OUT: the config's ``out``); only the training seed differs, the tournaments'
@@ -26,6 +26,7 @@ import numpy as np
 from experiments.on_ray import run_seeds_on_ray
 from experiments.recipe import run_experiment
 from experiments.settings import experiment_table, is_bot, opponents_label
+from games import game_info
 from tablegame.cli import check_unused
 from tournaments.stats import mean_interval
 from training.config import TrainConfig, load_config
@@ -48,7 +49,7 @@ def seed_figures(run: Path) -> dict[str, Any]:
         figures["bot"] = bot.partition(":")[0]  # ppo (the final model) or mixture
         opponent = opponents_label([k for k in result["agents"] if k != bot])
         mine = result["agents_results"][bot]
-        figure = mine["chips_per_100"] if result["game"] == "lith" else mine["win_rate"]
+        figure = mine[game_info(result["game"]).result_key]
         figures["against"][opponent] = {k: figure[k] for k in ("mean", "low", "high")}
         figures["game"] = result["game"]
     for name in ("exploiter", "exploiter-sampling"):
@@ -151,16 +152,12 @@ def run_sweep(
     return base
 
 
-def _number(game: str) -> str:
-    return "+.1f" if game == "lith" else ".3f"
-
-
 def sweep_report(summary: dict[str, Any], path: Path) -> str:
     """The summary as Markdown: a row per opponent, a column per seed."""
     seeds, rows = summary["seeds"], summary["across_seeds"]
-    f = _number(summary["game"])
-    unit = "chips/100 hands" if summary["game"] == "lith" else "win rate"
-    notes = [unit]
+    info = game_info(summary["game"])
+    f = info.number
+    notes = [info.measure]
     if any(name.startswith("exploiter") for name in rows):
         notes.append(
             "the exploiter rows: an exploiter's gain against the bot's most likely action, "
@@ -175,7 +172,7 @@ def sweep_report(summary: dict[str, Any], path: Path) -> str:
     lines = [
         f"# Seed sweep of {path.stem}",
         "",
-        f"`python -m experiments.run {path} --seeds {','.join(map(str, seeds))}`: "
+        f"`decktet experiment {path} --seeds {','.join(map(str, seeds))}`: "
         f"{len(seeds)} training seeds, each evaluated alike ({'; '.join(notes)}). "
         + (
             "The bot is each run's population equilibrium mixture (`mixture:RUN`). "
@@ -233,10 +230,11 @@ def _plot(summary: dict[str, Any], path: Path) -> None:
             capsize=4,
             zorder=3,
         )
-    if summary["game"] == "lith":
+    info = game_info(summary["game"])
+    if info.pays_chips:
         axes.axhline(0, color="grey", lw=0.8)
     axes.set_xticks(range(len(names)), names)
-    axes.set_ylabel("chips/100 hands" if summary["game"] == "lith" else "win rate")
+    axes.set_ylabel(info.measure)
     axes.set_title(f"{len(summary['seeds'])} seeds: each seed (dots), mean and 95% interval")
     figure.tight_layout()
     figure.savefig(path, dpi=100)

@@ -266,7 +266,7 @@ class GendeneiaGame:
         log. ``seed=None``: its generator continues as this one's does (the same actions give
         the same game); otherwise its later reshuffles follow ``seed`` (a search's sampled
         world). About 8 times cheaper than ``copy.deepcopy`` (24 µs mid-game;
-        ``python -m benchmarks.run search``)."""
+        ``decktet bench search``)."""
         if seed is not None and not _is_int(seed):
             raise ValueError(f"seed: must be None or an integer, got {seed!r}")
         other = object.__new__(GendeneiaGame)

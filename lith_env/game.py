@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, NamedTuple, NoReturn
+from typing import Any, ClassVar, NamedTuple, NoReturn
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from tablegame.engine import IllegalActionError
 
 __all__ = [
     "EXCUSE_VARIANTS",
+    "RECORD_FORMAT",
     "Action",
     "ExchangeLog",
     "IllegalActionError",
@@ -37,6 +38,8 @@ __all__ = [
     "LithConfig",
     "LithGame",
     "LithHand",
+    "config_json",
+    "hand_record",
     "resolve_exchange",
 ]
 
@@ -944,6 +947,94 @@ class LithHand:
 
 
 # ---------------------------------------------------------------------------------------------
+# A finished hand's record: the JSON that lith_env.history saves, loads and replays
+
+RECORD_FORMAT = "lith-hand/1"
+_CONFIG_FIELDS = (
+    "num_players",
+    "betting",
+    "bet_sizes",
+    "max_raises",
+    "pawns_and_courts",
+    "excuse",
+    "ante",
+)
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [CARDS[c].name for c in cards]
+
+
+def config_json(config: LithConfig) -> dict[str, Any]:
+    """The rules as a record's ``config``. ``rounds`` and ``cards`` (as card names) are written
+    only when they differ from the defaults (3 rounds, the whole deck), so a record of the
+    standard game reads as before and a record without them is one of the standard game."""
+    out = {name: getattr(config, name) for name in _CONFIG_FIELDS}
+    out["bet_sizes"] = list(out["bet_sizes"])
+    if config.rounds != NUM_ROUNDS:
+        out["rounds"] = config.rounds
+    if config.cards is not None:
+        out["cards"] = _names(config.cards)
+    return out
+
+
+def hand_record(hand: LithHand, seed: int | None = None, index: int = 0) -> dict[str, Any]:
+    """The JSON-ready record of a finished hand."""
+    if not hand.is_over:
+        raise ValueError("hand_record: the hand is not over yet")
+    config = config_json(hand.config)
+    dealt = [
+        _names(hand_cards) if hand.dealt_in[s] else None
+        for s, hand_cards in enumerate(_initial_cards(hand))
+    ]
+    return {
+        "format": RECORD_FORMAT,
+        "hand": index,
+        "seed": seed,
+        "config": config,
+        "dealer": hand.dealer,
+        "stacks": list(hand.start_stacks),
+        "deck": _names(hand.deck_order),
+        "demon_heads": hand.demon_heads,
+        "cards": dealt,
+        "actions": [dict(a) for a in hand.actions],
+        "exchanges": [
+            {
+                "discards": {
+                    str(s): (CARDS[c].name if c is not None else None)
+                    for s, c in log.discards.items()
+                },
+                "received": {
+                    str(s): {"card": CARDS[c].name, "from": "deck" if src is None else src}
+                    for s, (c, src) in log.received.items()
+                },
+                "to_bottom": _names(log.to_bottom),
+            }
+            for log in hand.exchanges
+        ],
+        "showdown": {str(s): _names(c) for s, c in hand.showdown.items()},
+        "demon": hand.demon_used,
+        "pots": [
+            {"amount": p.amount, "eligible": list(p.eligible), "winners": list(w)}
+            for p, w in zip(hand.pots, hand.pot_winners, strict=True)
+        ],
+        "net": hand.net(),
+        "stacks_after": list(hand.stacks),
+    }
+
+
+def _initial_cards(hand: LithHand) -> list[list[int]]:
+    """The three cards each seat was dealt: one at a time from the top, left of dealer first."""
+    cards: list[list[int]] = [[] for _ in range(hand.n)]
+    order = hand.seats_from_left_of_dealer()
+    top = iter(hand.deck_order)
+    for _ in range(3):
+        for seat in order:
+            cards[seat].append(next(top))
+    return cards
+
+
+# ---------------------------------------------------------------------------------------------
 # A match
 
 
@@ -1052,9 +1143,7 @@ class LithGame:
 
     @property
     def records(self) -> list[dict]:
-        """JSON-ready records of the finished hands (:mod:`lith_env.history`), in order."""
-        from lith_env.history import hand_record
-
+        """JSON-ready records of the finished hands (:func:`hand_record`), in order."""
         while len(self._records) < len(self._finished):
             hand, seed = self._finished[len(self._records)]
             self._records.append(hand_record(hand, seed=seed, index=len(self._records)))

@@ -53,7 +53,7 @@ __all__ = [
     "tie_order",
 ]
 
-# Highest first, as in the seed's ranked list.
+# Highest first, as in the rules brief's ranked list.
 CATEGORIES: tuple[str, ...] = (
     "Doubly Kindred",
     "Running Twin Flush",
@@ -565,11 +565,12 @@ def distribution(pawns_and_courts: bool = True, excuse: str | None = None) -> li
 
 
 # ---------------------------------------------------------------------------------------------
-# Command line: python -m lith_env.hands --table [--basic] [--excuse ROLE] | CARD CARD CARD
+# Command line: decktet hands --table [--basic] [--excuse ROLE] | CARD CARD CARD
 
 
 def print_table(pawns_and_courts: bool = True, excuse: str | None = None) -> None:
-    """Print the distribution of hands in the seed's layout: name, count, breakdown, probability."""
+    """Print the distribution of hands in the rules brief's layout: name, count, breakdown,
+    probability."""
     from rich.console import Console
     from rich.table import Table
 
@@ -598,7 +599,7 @@ def print_table(pawns_and_courts: bool = True, excuse: str | None = None) -> Non
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point (see ``--help``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m lith_env.hands",
+        prog="decktet hands",
         description="Lith hand table, or the category and strength percentile of one hand.",
     )
     parser.add_argument(

@@ -15,7 +15,7 @@ from lith_env.cards import CARDS, EXCUSE, Card, Suit, Type, card_ids, deck
 
 __all__ = ["CATEGORIES", "QUALIFIERS", "reference_category", "reference_key"]
 
-# The 24 categories, highest first, typed in from the seed's ranked list (docs/rules.md §2,
+# The 24 categories, highest first, typed in from the rules brief's ranked list (docs/rules.md §2,
 # "Categories, highest first"), not taken from lith_env.hands: the tests compare the two, so a
 # reordering in the production evaluator shows.
 CATEGORIES: tuple[str, ...] = (

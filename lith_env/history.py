@@ -5,6 +5,10 @@ A record holds the table rules, the hand's seed, dealer, starting stacks, the wh
 winners, and each seat's net result. :func:`replay_hand` plays the recorded actions on a fresh
 engine and checks that it reaches the recorded result; a malformed or inconsistent record
 raises ``ValueError`` naming the field.
+
+The engine writes the records (``lith_env.game.hand_record``: a match keeps those of its
+finished hands), so they come from there; this module saves, loads and replays them, and
+names the whole format.
 """
 
 from __future__ import annotations
@@ -12,99 +16,21 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from lith_env.cards import CARDS, card_id
-from lith_env.game import NUM_ROUNDS
-
-if TYPE_CHECKING:
-    from lith_env.game import LithConfig, LithHand
+from lith_env.cards import card_id
+from lith_env.game import (
+    NUM_ROUNDS,
+    Action,
+    IllegalActionError,
+    LithConfig,
+    LithHand,
+    config_json,
+    hand_record,
+)
+from lith_env.game import RECORD_FORMAT as FORMAT
 
 __all__ = ["FORMAT", "config_json", "hand_record", "load_records", "replay_hand", "save_records"]
-
-FORMAT = "lith-hand/1"
-_CONFIG_FIELDS = (
-    "num_players",
-    "betting",
-    "bet_sizes",
-    "max_raises",
-    "pawns_and_courts",
-    "excuse",
-    "ante",
-)
-
-
-def _names(cards: Iterable[int]) -> list[str]:
-    return [CARDS[c].name for c in cards]
-
-
-def config_json(config: LithConfig) -> dict[str, Any]:
-    """The rules as a record's ``config``. ``rounds`` and ``cards`` (as card names) are written
-    only when they differ from the defaults (3 rounds, the whole deck), so a record of the
-    standard game reads as before and a record without them is one of the standard game."""
-    out = {name: getattr(config, name) for name in _CONFIG_FIELDS}
-    out["bet_sizes"] = list(out["bet_sizes"])
-    if config.rounds != NUM_ROUNDS:
-        out["rounds"] = config.rounds
-    if config.cards is not None:
-        out["cards"] = _names(config.cards)
-    return out
-
-
-def hand_record(hand: LithHand, seed: int | None = None, index: int = 0) -> dict[str, Any]:
-    """The JSON-ready record of a finished hand."""
-    if not hand.is_over:
-        raise ValueError("hand_record: the hand is not over yet")
-    config = config_json(hand.config)
-    dealt = [
-        _names(hand_cards) if hand.dealt_in[s] else None
-        for s, hand_cards in enumerate(_initial_cards(hand))
-    ]
-    return {
-        "format": FORMAT,
-        "hand": index,
-        "seed": seed,
-        "config": config,
-        "dealer": hand.dealer,
-        "stacks": list(hand.start_stacks),
-        "deck": _names(hand.deck_order),
-        "demon_heads": hand.demon_heads,
-        "cards": dealt,
-        "actions": [dict(a) for a in hand.actions],
-        "exchanges": [
-            {
-                "discards": {
-                    str(s): (CARDS[c].name if c is not None else None)
-                    for s, c in log.discards.items()
-                },
-                "received": {
-                    str(s): {"card": CARDS[c].name, "from": "deck" if src is None else src}
-                    for s, (c, src) in log.received.items()
-                },
-                "to_bottom": _names(log.to_bottom),
-            }
-            for log in hand.exchanges
-        ],
-        "showdown": {str(s): _names(c) for s, c in hand.showdown.items()},
-        "demon": hand.demon_used,
-        "pots": [
-            {"amount": p.amount, "eligible": list(p.eligible), "winners": list(w)}
-            for p, w in zip(hand.pots, hand.pot_winners, strict=True)
-        ],
-        "net": hand.net(),
-        "stacks_after": list(hand.stacks),
-    }
-
-
-def _initial_cards(hand: LithHand) -> list[list[int]]:
-    """The three cards each seat was dealt: one at a time from the top, left of dealer first."""
-    cards: list[list[int]] = [[] for _ in range(hand.n)]
-    order = hand.seats_from_left_of_dealer()
-    top = iter(hand.deck_order)
-    for _ in range(3):
-        for seat in order:
-            cards[seat].append(next(top))
-    return cards
 
 
 def replay_hand(record: dict[str, Any]) -> LithHand:
@@ -117,8 +43,6 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
     says where that deal came from and is not checked against it (matches and tournaments
     derive their decks from seeds in different ways).
     """
-    from lith_env.game import Action, IllegalActionError, LithConfig, LithHand
-
     if not isinstance(record, dict):
         raise ValueError(f"record: must be a JSON object, got {type(record).__name__}")
     if record.get("format") != FORMAT:
@@ -138,7 +62,7 @@ def replay_hand(record: dict[str, Any]) -> LithHand:
         if config.cards is None:
             del recorded_config["cards"]
         else:
-            recorded_config["cards"] = _names(config.cards)
+            recorded_config["cards"] = config_json(config)["cards"]
     try:
         deck_order = [card_id(name) for name in record["deck"]]
     except (ValueError, TypeError) as error:

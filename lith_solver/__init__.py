@@ -8,7 +8,7 @@
   plays; ``solving``: a solve run to a target and saved;
 - ``agent_strategy``: any agent's strategy read by querying it; ``exploitability``: exact best
   responses to it;
-- ``cli``: ``python -m lith_solver solve|exploitability``; ``on_ray``: solves as Ray tasks.
+- ``cli``: ``decktet solve|exploitability``; ``on_ray``: solves as Ray tasks.
 
 The rules come from ``lith_env``; nothing here knows of RL. Agents reach a solved strategy
 through ``agents.solved``.

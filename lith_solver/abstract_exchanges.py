@@ -3,7 +3,7 @@
 
 The abstraction is of imperfect recall: at every decision a player knows the public history
 (the betting, and at each exchange whether each player discarded) and the equity bucket of
-the three cards it holds *now* (``lith_solver.abstraction.equity_buckets`` on the deck in
+the three cards it holds *now* (``lith_solver.mccfr.equity_buckets`` on the deck in
 play). What the exchanges told it goes into that bucket: the hand it kept or drew; the card
 it gave away and the card it saw in a swap are forgotten. With as many buckets as hands, only
 that memory is abstracted away.
@@ -11,8 +11,8 @@ that memory is abstracted away.
 MCCFR samples the deal and the deck's order once a traversal (so every card drawn), walks all
 of the traverser's actions and one sampled action of the opponent, and weighs iteration ``t``
 by ``t`` (linear weighting), compiled with numba. The strategy is then read into the exact
-game's layout (:func:`expand`: every decision point's (betting lines, private states) rows,
-each state playing its current hand's bucket) and measured exactly by
+game's layout (:func:`exact_game_strategy`: every decision point's (betting lines, private
+states) rows, each state playing its current hand's bucket) and measured exactly by
 ``lith_solver.exchanges`` against the real best response. The abstract game's own best
 response is not computed here: with imperfect recall one abstract information set spans
 states of different histories, and a best response is no longer a backward induction.
@@ -33,15 +33,15 @@ from numba import njit
 
 from lith_env.game import LithConfig
 from lith_env.hands import strength
-from lith_solver.abstraction import (
+from lith_solver.checkpoint import rules_json
+from lith_solver.exchanges import PATTERNS, ExchangeGame, ExchangeSolver, exploitability
+from lith_solver.mccfr import (
     check_average_power,
     equity_buckets,
     regret_strategy,
     regret_update,
     sampled_action,
 )
-from lith_solver.checkpoint import rules_json
-from lith_solver.exchanges import PATTERNS, ExchangeGame, exploitability
 from lith_solver.one_round import OneRoundGame, betting_tree, normalized
 from lith_solver.solutions import as_probabilities
 
@@ -50,7 +50,7 @@ __all__ = [
     "ExchangeAbstractSolver",
     "ExchangeAbstraction",
     "PublicTree",
-    "expand",
+    "exact_game_strategy",
     "hand_buckets",
     "load_exchange_abstract",
     "sampled_value",
@@ -350,7 +350,7 @@ class ExchangeAbstractSolver:
         out = {}
         for name, strategy in (("average", self.average_strategy()),
                                ("current", self.current_strategy())):  # fmt: skip
-            out[f"real_{name}"] = exploitability(game, expand(self, game, strategy))[2]
+            out[f"real_{name}"] = exploitability(game, exact_game_strategy(self, game, strategy))[2]
         return out
 
     def solve(
@@ -391,7 +391,7 @@ def sampled_value(
 ) -> np.ndarray:
     """``player``'s value of the current strategy on ``samples`` sampled deals and deck orders,
     one a sample, by the compiled traversal with nothing learned (an independent check of
-    :func:`expand` and the exact evaluation)."""
+    :func:`exact_game_strategy` and the exact evaluation)."""
     tree, size = solver.tree, len(solver.deck)
     rng = np.random.default_rng(seed)
     np.random.seed(seed)  # noqa: NPY002 - the compiled traversal's own draws
@@ -421,14 +421,14 @@ def _one_round(config: LithConfig) -> LithConfig:
     return LithConfig(**values)
 
 
-def expand(solver: Any, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple, np.ndarray]:
+def exact_game_strategy(
+    solver: Any, game: ExchangeGame, strategy: np.ndarray
+) -> dict[tuple, np.ndarray]:
     """The exact game's strategy (every decision point (lines, states, actions)) in which each
     private state plays its current hand's bucket at the public node of its line."""
     tree = solver.tree
     lookup = {key: d for d, key in ((tree.decision[i], tree.keys[i]) for i in tree.decisions)}
     out: dict[tuple, np.ndarray] = {}
-    from lith_solver.exchanges import ExchangeSolver
-
     for key, (lines, _, actions) in ExchangeSolver.shapes(game).items():
         r, stage_index, point = key
         stage = game.stages[stage_index]

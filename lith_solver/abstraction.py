@@ -18,6 +18,9 @@ values of ``lith_solver.one_round`` over each bucket). The strategy played in th
 (each hand plays its bucket's row) is measured against the real best response by
 ``lith_solver.one_round`` as any profile is. The gap between the two is the price of the
 abstraction; the number of buckets sets it (Johanson et al., AAMAS 2013).
+
+The buckets and the traversal's compiled steps are those of the games with exchanges too
+(``lith_solver.mccfr``).
 """
 
 from __future__ import annotations
@@ -33,7 +36,17 @@ import numpy as np
 from numba import njit
 
 from lith_env.game import LithConfig
+from lith_env.hands import strength
+from lith_solver.abstract_exchanges import FORMAT as EXCHANGES_FORMAT
+from lith_solver.abstract_exchanges import load_exchange_abstract
 from lith_solver.checkpoint import rules_json
+from lith_solver.mccfr import (
+    check_average_power,
+    equity_buckets,
+    regret_strategy,
+    regret_update,
+    sampled_action,
+)
 from lith_solver.one_round import OneRoundGame, normalized
 from lith_solver.solutions import as_probabilities
 
@@ -42,14 +55,8 @@ __all__ = [
     "AbstractSolver",
     "abstract_best_response",
     "abstract_exploitability",
-    "check_average_power",
-    "equity",
-    "equity_buckets",
-    "expand",
     "load_abstract",
-    "regret_strategy",
-    "regret_update",
-    "sampled_action",
+    "real_game_profile",
     "save_abstract",
 ]
 
@@ -57,37 +64,9 @@ FORMAT = "lith-abstract-1"
 MAX_ACTIONS = 3  # fold, check/call, bet/raise
 
 
-def equity(game: OneRoundGame) -> np.ndarray:
-    """Each hand's showdown equity (0 to 1) against a uniformly random disjoint hand."""
-    net = game.showdown_net(np.ones((1, game.num_hands)))[0]
-    return 0.5 + 0.5 * net / game.num_opponent_hands
-
-
-def equity_buckets(game: OneRoundGame, buckets: int, merge_ties: bool = True) -> np.ndarray:
-    """The bucket (0 weakest) of every hand: equal-sized groups by equity rank. With
-    ``merge_ties``, hands of equal equity always share a bucket (in the one-round game they
-    play alike); without, ties are split by the hands' order, so that as many buckets as
-    hands keep every hand apart (with exchanges, hands of one equity are not alike: they
-    hold other cards to give and draw)."""
-    if not isinstance(buckets, int) or isinstance(buckets, bool) or buckets < 1:
-        raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
-    if buckets > game.num_hands:
-        raise ValueError(f"buckets: at most the game's {game.num_hands} hands, got {buckets}")
-    values = np.round(equity(game), 12)
-    order = np.argsort(values, kind="stable")
-    bucket_of_rank = np.arange(game.num_hands) * buckets // game.num_hands
-    out = np.empty(game.num_hands, dtype=np.int64)
-    out[order] = bucket_of_rank
-    if not merge_ties:
-        return out
-    # A group of equal equity goes wholly into the bucket of its first (lowest) rank.
-    distinct, first = np.unique(values[order], return_index=True)
-    lowest = bucket_of_rank[first]
-    out = lowest[np.searchsorted(distinct, values)]
-    return out
-
-
-def expand(game: OneRoundGame, bucket: np.ndarray, strategy: np.ndarray) -> list[np.ndarray]:
+def real_game_profile(
+    game: OneRoundGame, bucket: np.ndarray, strategy: np.ndarray
+) -> list[np.ndarray]:
     """The real game's profile (every node (hands, actions)) in which each hand plays its
     bucket's row of ``strategy`` (decisions, buckets, MAX_ACTIONS)."""
     profile = game.uniform_profile()
@@ -117,56 +96,6 @@ def abstract_exploitability(
 
 # ---------------------------------------------------------------------------------------------
 # The compiled traversal
-
-
-def check_average_power(power: float) -> None:
-    """``ValueError`` unless ``power`` is a number from 0 to 4 (the average's weights
-    ``t**power`` stay finite)."""
-    if isinstance(power, bool) or not isinstance(power, int | float) or not 0 <= power <= 4:
-        raise ValueError(f"average_power: must be a number from 0 to 4, got {power!r}")
-
-
-@njit(cache=True)
-def regret_strategy(
-    regrets: np.ndarray, d: int, b: int, width: int, out: np.ndarray
-) -> None:  # pragma: no cover - compiled
-    """``out[:width]``: regret matching on the regrets of decision ``d``, bucket ``b``."""
-    total = 0.0
-    for a in range(width):
-        if regrets[d, b, a] > 0.0:
-            total += regrets[d, b, a]
-    for a in range(width):
-        out[a] = max(regrets[d, b, a], 0.0) / total if total > 0.0 else 1.0 / width
-
-
-@njit(cache=True)
-def sampled_action(
-    sums: np.ndarray, d: int, b: int, sigma: np.ndarray, weight: float
-) -> int:  # pragma: no cover - compiled
-    """At an opponent's decision: add its strategy ``sigma`` to the average's sums (times
-    ``weight``) and draw its action from it."""
-    k = len(sigma)
-    for a in range(k):
-        sums[d, b, a] += weight * sigma[a]
-    draw, a, cumulative = np.random.random(), 0, sigma[0]  # noqa: NPY002 (numba)
-    while draw >= cumulative and a < k - 1:
-        a += 1
-        cumulative += sigma[a]
-    return a
-
-
-@njit(cache=True)
-def regret_update(
-    regrets: np.ndarray, d: int, b: int, sigma: np.ndarray, values: np.ndarray, weight: float
-) -> float:  # pragma: no cover - compiled
-    """At the traverser's decision: its value under ``sigma``, each action's regret against
-    it added (times ``weight``)."""
-    v = 0.0
-    for a in range(len(sigma)):
-        v += sigma[a] * values[a]
-    for a in range(len(sigma)):
-        regrets[d, b, a] += weight * (values[a] - v)
-    return v
 
 
 # Not cached: numba's cache reloads a recursive function wrongly (a segfault, numba 0.6x).
@@ -269,8 +198,6 @@ class AbstractSolver:
         self._contrib = np.array([t.contributions for t in tree], dtype=np.float64)
         self._folder = np.array([-1 if t.folder is None else t.folder for t in tree])
         roles = ("imposter", "beggar") if game.config.excuse == "demon" else (game.config.excuse,)
-        from lith_env.hands import strength
-
         self._strengths = np.stack(
             [
                 strength(game.hands, pawns_and_courts=game.config.pawns_and_courts, excuse=role)
@@ -318,7 +245,7 @@ class AbstractSolver:
             ("average", self.average_strategy()),
             ("current", self.current_strategy()),
         ):
-            profile = expand(self.game, self.bucket, strategy)
+            profile = real_game_profile(self.game, self.bucket, strategy)
             out[f"abstract_{name}"] = abstract_exploitability(self.game, self.bucket, profile)
             out[f"real_{name}"] = self.game.exploitability(profile)[2]
         return out
@@ -383,12 +310,8 @@ def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, 
     for path in (record_path, arrays_path):
         if not path.is_file():
             raise ValueError(
-                f"abstract: no {path.name} in {str(directory)!r} (run python -m lith_solver "
-                "abstract)"
+                f"abstract: no {path.name} in {str(directory)!r} (run decktet abstract)"
             )
-    from lith_solver.abstract_exchanges import FORMAT as EXCHANGES_FORMAT
-    from lith_solver.abstract_exchanges import load_exchange_abstract
-
     try:
         record = json.loads(record_path.read_text())
         if record.get("format") not in (FORMAT, EXCHANGES_FORMAT):
@@ -417,7 +340,7 @@ def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, 
             raise ValueError(f"{policy} has shape {strategy.shape}, expected {expected}")
         if bucket.min() < 0 or bucket.max() >= expected[1] or (strategy < 0).any():
             raise ValueError("a bucket id out of range or a negative probability")
-        profile = expand(game, bucket, strategy)
+        profile = real_game_profile(game, bucket, strategy)
         for index in game.decisions:
             if not np.allclose(profile[index].sum(axis=1), 1.0):
                 raise ValueError(f"the rows of node {game.tree[index].history!r} do not sum to 1")

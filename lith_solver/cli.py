@@ -1,8 +1,9 @@
-"""``python -m lith_solver``: solve heads-up limit Lith exactly, or measure an agent exactly.
+"""``decktet solve|exploitability|abstract`` (``python -m lith_solver``): solve heads-up limit
+Lith exactly, or measure an agent exactly.
 
-    python -m lith_solver solve --rule rounds=1 --iterations 3000 --out runs/solved-1round
-    python -m lith_solver exploitability tag --rule rounds=1 --out runs/br-tag
-    python -m lith_solver abstract --rule rounds=1 --buckets 100 --iterations 2000 --out runs/abs
+    decktet solve --rule rounds=1 --iterations 3000 --out runs/solved-1round
+    decktet exploitability tag --rule rounds=1 --out runs/br-tag
+    decktet abstract --rule rounds=1 --buckets 100 --iterations 2000 --out runs/abs
 
 ``solve`` runs discounted CFR (``lith_solver.solving``) on the one-round game (any deck) or a
 game with exchanges (``rounds=2``/``3`` on a small deck) and saves the strategy, which plays
@@ -111,7 +112,7 @@ def _add_overwrite_option(parser: argparse.ArgumentParser) -> None:
         "--overwrite",
         action="store_true",
         help="write into an --out folder that holds an earlier result, replacing it (without "
-        "it, such a folder is refused before any work)",
+        "it, such a folder is refused before any work) (default: off)",
     )
 
 
@@ -315,7 +316,11 @@ def _print_exploitability(
     if out is not None:
         print(f"best response saved: play it as solved:{out}")
     sys.stdout.flush()
-    print(f"exploitability: {figures['exploitability']:.6f} chips/hand")
+    exploitability = figures["exploitability"]
+    print(
+        f"exploitability: {exploitability:.6f} chips/hand "
+        f"({100 * exploitability:.2f} chips/100 hands, the unit of decktet lbr and exploit)"
+    )
 
 
 def exploitability_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -392,7 +397,7 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
 
 def average_power_value(text: str) -> float:
     """``--average-power``: a number from 0 to 4."""
-    from lith_solver.abstraction import check_average_power
+    from lith_solver.mccfr import check_average_power
 
     try:
         power = float(text)
@@ -460,7 +465,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     else:
         print(
             "the real game is too large to measure exactly: measure the strategy with "
-            f"python -m agents.lbr abstract:{out} and python -m training.exploiter "
+            f"decktet lbr abstract:{out} and decktet exploit "
             f"--target abstract:{out} --protocol heads-up"
         )
     print(f"saved to {out}: play it as abstract:{out} (abstract:{out}:policy=current)")
@@ -514,7 +519,7 @@ def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int, rounds:
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The command line, and each subcommand's parser by name (every help shows defaults)."""
     parser = argparse.ArgumentParser(
-        prog="python -m lith_solver",
+        prog="decktet",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -565,7 +570,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lith_solver COMMAND ...``; the exit status (2: a bad option, named)."""
+    """``decktet solve|exploitability|abstract ...`` (or ``python -m lith_solver COMMAND``);
+    the exit status (2: a bad option, named)."""
     parser, commands = build_parser()
     args = parser.parse_args(argv)
     run = {

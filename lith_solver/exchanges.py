@@ -71,7 +71,7 @@ BUILDS = ("joint", "factored")  # how a game is laid out; a saved strategy names
 METHODS = ("auto", *BUILDS)
 # The most joint histories a joint build may hold (about 250 bytes each over all stages,
 # 5 GB). Measuring an agent needs one (it deals a table per private state), and saved
-# solutions that do not name their build were built by this rule alone (before 2026-12-03).
+# solutions that do not name their build were built by this rule alone (older solutions).
 JOINT_LIMIT = 20_000_000
 # The largest game ``auto`` builds jointly, by rounds; measured in docs/exploitability.md. With
 # two rounds the factored sums are faster from 14 cards on (3.5 million joint histories: 0.44 s

@@ -1,4 +1,4 @@
-"""Several solver configurations as Ray tasks (``python -m lith_solver solve --vary ... --ray``).
+"""Several solver configurations as Ray tasks (``decktet solve --vary ... --ray``).
 
 Each configuration is solved in a task with one CPU, in a scratch folder; its output folder
 (strategy, solution.json, the curve) comes back and is unpacked where a solve here would have

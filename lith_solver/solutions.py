@@ -22,7 +22,7 @@ __all__ = ["as_probabilities", "load_solution", "point_name", "save_solution"]
 
 
 def as_probabilities(stored: np.ndarray) -> np.ndarray:
-    """A saved strategy in float64. One kept in float32 (``python -m agents.zoo keep``) sums
+    """A saved strategy in float64. One kept in float32 (``decktet zoo keep``) sums
     to 1 only to 1e-7, so its rows that sum to more than 0 are scaled to sum to 1."""
     strategy = np.asarray(stored, dtype=np.float64)
     if stored.dtype == np.float64:
@@ -65,9 +65,7 @@ def load_solution(directory: str | Path) -> tuple[OneRoundGame, list[np.ndarray]
     record_path, strategy_path = directory / "solution.json", directory / "strategy.npz"
     for path in (record_path, strategy_path):
         if not path.is_file():
-            raise ValueError(
-                f"solved: no {path.name} in {str(directory)!r} (run python -m lith_solver solve)"
-            )
+            raise ValueError(f"solved: no {path.name} in {str(directory)!r} (run decktet solve)")
     try:
         record = json.loads(record_path.read_text())
         if record.get("format") != "lith-solution-1":

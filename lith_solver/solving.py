@@ -1,5 +1,5 @@
 """Solving a heads-up limit game to a target: discounted CFR run and measured, checkpointed
-on the way if asked, and saved as a solution folder (``python -m lith_solver solve``)."""
+on the way if asked, and saved as a solution folder (``decktet solve``)."""
 
 from __future__ import annotations
 

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
 
 __all__ = [
     "MAX_SEED",
     "check_unused",
     "duplicate_hands",
     "int_at_least",
-    "moved_command",
     "output_file",
     "output_folder",
     "parse_seeds",
@@ -138,9 +135,3 @@ def parse_seeds(text: str, flag: str = "--seeds") -> list[int]:
     if len(set(seeds)) < len(seeds):
         raise ValueError(f"{flag}: a seed is listed twice in {text!r}")
     return seeds
-
-
-def moved_command(old: str, new: str) -> NoReturn:
-    """What a command that moved does: say its new name on standard error, exit code 2."""
-    print(f"python -m {old} has moved: run python -m {new} (same options)", file=sys.stderr)
-    raise SystemExit(2)

@@ -42,7 +42,7 @@ def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
     solver = ax.ExchangeAbstractSolver(TINY, 20, seed=1, traversals=1, recall=recall)
     solver.regrets[:] = np.random.default_rng(3).random(solver.regrets.shape) ** 3
     game = solver.game()
-    exact = profile_value(game, ax.expand(solver, game, solver.current_strategy()))
+    exact = profile_value(game, ax.exact_game_strategy(solver, game, solver.current_strategy()))
     for player, sign in ((0, 1.0), (1, -1.0)):
         values = ax.sampled_value(solver, player, 20_000, seed=7)
         error = values.std() / np.sqrt(len(values))
@@ -51,7 +51,8 @@ def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
 
 def test_mccfr_descends_the_real_exploitability(solver):
     game = solver.game()
-    uniform = exploitability(game, ax.expand(solver, game, solver.current_strategy()))[2]
+    strategy = ax.exact_game_strategy(solver, game, solver.current_strategy())
+    uniform = exploitability(game, strategy)[2]
     curve = solver.solve(200, 100)
     assert uniform > 1.5
     assert (
@@ -141,7 +142,7 @@ def test_the_full_game_is_solved_unmeasured_with_a_playable_snapshot_a_check(tmp
             "--out", str(out)]  # fmt: skip
     assert lith_solver_main(argv) == 0
     printed = capsys.readouterr().out
-    assert "too large to measure exactly" in printed and "agents.lbr" in printed
+    assert "too large to measure exactly" in printed and "decktet lbr" in printed
     assert not (out / "exploitability.png").exists()
     with np.load(out / "abstraction.npz") as final, \
             np.load(out / "iterations" / "4" / "abstraction.npz") as snapshot:  # fmt: skip

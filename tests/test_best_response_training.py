@@ -66,9 +66,9 @@ def test_the_same_seed_gives_the_same_descent_and_a_resume_continues_it(tmp_path
         assert train.main(argv) == 0
         runs.append(json.loads((out / "metrics.json").read_text())["best_response"])
     assert runs[0] == runs[1]
-    # a fresh run in a used folder starts over, the earlier run's best responses gone
+    # a fresh run in a used folder (--overwrite) starts over, the earlier best responses gone
     (tmp_path / "b" / "pool" / "best_response_90000").mkdir()  # as if from a longer run
-    assert train.main([*argv[:-1], str(tmp_path / "b")]) == 0
+    assert train.main([*argv[:-1], str(tmp_path / "b"), "--overwrite"]) == 0
     assert json.loads((tmp_path / "b" / "metrics.json").read_text())["best_response"] == runs[0]
     assert sorted(p.name for p in (tmp_path / "b" / "pool").glob("best_response_*")) == [
         "best_response_0",

@@ -33,9 +33,9 @@ def test_known_cards():
     pact = CARDS[card_id("The Pact")]
     assert (pact.rank, pact.suits, pact.types) == (9, (Suit.MOONS, Suit.SUNS), (Type.EVENT,))
     battle = CARDS[card_id("Battle")]
-    assert battle.rank == 4  # the seed misprints it as a 2
+    assert battle.rank == 4  # the rules brief misprints it as a 2
     discovery = CARDS[card_id("discovery")]
-    assert discovery.suits == (Suit.SUNS, Suit.WAVES)  # the seed misprints Leaves
+    assert discovery.suits == (Suit.SUNS, Suit.WAVES)  # the rules brief misprints Leaves
     watchman = CARDS[card_id("the watchman")]
     assert watchman.suits == (Suit.MOONS, Suit.WYRMS, Suit.KNOTS) and watchman.rank_name == "Pawn"
     end = CARDS[card_id("The End")]

@@ -22,16 +22,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # Seconds a block or command may take: a guard against an example that runs at full size, with
 # room for the slower runs of two test workers sharing the cores.
 TIMEOUT = 120
 
 # Commands run for real, with the substitutions that make them small: a command is matched by
-# the first listed prefix it starts with (after "python"), longest first.
+# the first listed prefix it starts with (after "decktet" or "python"), longest first.
 SMALL: dict[str, list[tuple[str, str]]] = {
-    "-m lith_env.hands": [],
-    "-m tournaments": [
+    "hands": [],
+    "tournament": [
         ("--hands 20000", "--hands 40"),
         ("--hands 4000", "--hands 40"),
         ("--hands 2000", "--hands 40"),
@@ -43,11 +43,11 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--record 2000", "--record 10"),
         ("--ray auto", "--ray"),  # a local Ray: the examples' cluster is not here
     ],
-    "-m tournaments.report": [],
-    "-m tournaments.aivat": [("--hands 10000", "--hands 20")],
-    "-m agents.lbr": [("--hands 20000", "--hands 4"), ("--hands 2000", "--hands 4")],
-    "-m lith_solver exploitability": [],
-    "-m lith_solver abstract": [
+    "report": [],
+    "aivat": [("--hands 10000", "--hands 20")],
+    "lbr": [("--hands 20000", "--hands 4"), ("--hands 2000", "--hands 4")],
+    "exploitability": [],
+    "abstract": [
         # two rounds of 20 cards run long (docs/equilibrium_methods.md): 8 cards, 4 iterations
         (
             "cards=0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38 --buckets 1140",
@@ -66,7 +66,7 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--iterations 10000 --check-every 2000", "--iterations 20 --check-every 10"),
         ("--iterations 10000", "--iterations 20 --check-every 10"),
     ],
-    "-m lith_solver solve": [
+    "solve": [
         ("--target 0.0001", "--iterations 5 --check-every 5"),
         # the checkpoint example: the smallest three-round game, stopped and resumed
         ("cards=0,2,4,6,8,10,12,14,16 ", "cards=0,5,9,14,20,26,31,38 --rule max_raises=0 "),
@@ -74,7 +74,7 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--iterations 6000 --check-every 200", "--iterations 8 --check-every 2"),
         ("--ray auto", "--ray"),
     ],
-    "-m training.exploiter": [
+    "exploit": [
         ("--timesteps 700000", "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 40"),
         ("--ray auto", "--ray"),
         # the protocol's own budget is fixed (tests/test_exploiter.py runs a tiny protocol)
@@ -83,15 +83,15 @@ SMALL: dict[str, list[tuple[str, str]]] = {
             "--seeds 1-2 --timesteps 256 --n-envs 4 --eval-every 0 --final-units 40",
         ),
     ],
-    "train.py --game": [("--timesteps 200000", "--timesteps 256 --n-steps 128 --eval-every 0")],
-    "train.py --resume": [("--timesteps 400000", "--timesteps 2048")],
+    "train --game": [("--timesteps 200000", "--timesteps 256 --n-steps 128 --eval-every 0")],
+    "train --resume": [("--timesteps 400000", "--timesteps 2048")],
 }
 
 
 # What a block needs in its folder before it runs, made by the real programs: (page, a line of
 # the block) -> commands, each with the answers typed at its prompts.
 SETUP: dict[tuple[str, str], list[tuple[list[str], str]]] = {
-    ("docs/tournaments.md", "python -m tournaments.report results/lith"): [
+    ("docs/tournaments.md", "decktet report results/lith"): [
         (
             [
                 "-m",
@@ -106,7 +106,7 @@ SETUP: dict[tuple[str, str], list[tuple[list[str], str]]] = {
             "",
         ),
     ],
-    ("docs/play.md", "python -m tournaments.report runs/web/lith-ID --html"): [
+    ("docs/play.md", "decktet report runs/web/lith-ID --html"): [
         (
             [
                 "-c",
@@ -164,7 +164,7 @@ def _blocks(language: str) -> list[tuple[str, str]]:
 
 # Real runs that take a fraction of a second: every other command run for real trains, solves
 # or plays for seconds, and marks its block slow (``make test-fast`` leaves those out).
-QUICK_PROGRAMS = ("-m lith_env.hands",)
+QUICK_PROGRAMS = ("hands",)
 
 
 def _runs_long(language: str, block: str) -> bool:
@@ -206,6 +206,8 @@ def _program(command: str) -> list[str]:
         words = words[1:]
     if words[0] in ("ray", ".venv/bin/ray"):  # Ray's own command line, from the set-up
         return [str(Path(sys.executable).parent / "ray"), *words[1:]]
+    if words[0] in ("decktet", ".venv/bin/decktet"):  # the suite's command, as its module
+        return [sys.executable, "-m", "decktet_rl", *words[1:]]
     assert words[0] in ("python", ".venv/bin/python"), f"not a python command: {command}"
     if words[1] == "train.py":
         words[1] = str(ROOT / "train.py")
@@ -213,7 +215,7 @@ def _program(command: str) -> list[str]:
 
 
 def _arguments(command: str) -> str:
-    """A command without its ``VAR=value`` prefixes and its program (``python``)."""
+    """A command without its ``VAR=value`` prefixes and its program (``decktet``, ``python``)."""
     return re.sub(r"^(?:[A-Z_]+=\S*\s+)+", "", command).split(" ", 1)[1]
 
 

@@ -6,7 +6,7 @@ from gendeneia_env import score_player
 from gendeneia_env.cards import TWIST_NAMES, card, card_name, parse_card, parse_pair, value
 from gendeneia_env.scoring import lot_value, score
 
-# The seed's worked example: "a player with the final cards ... would have 5/Q Blood, 8/W
+# The rules brief's worked example: "a player with the final cards ... would have 5/Q Blood, 8/W
 # Collars, and 8/Q + 3/T Hope ... a total score of 13 C-B + 6 H-B = 19 points."
 SEED_LOTS = {
     "Blood": ["3B/2Q", "2B/5Q"],

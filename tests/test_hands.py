@@ -1,5 +1,5 @@
-"""Lith hand categories, ties and the vectorized evaluator (docs/rules.md §2, the seed's examples
-and table, copied into tests/seed_data.py)."""
+"""Lith hand categories, ties and the vectorized evaluator (docs/rules.md §2, the rules brief's
+examples and table, copied into tests/rules_brief.py)."""
 
 import hashlib
 import itertools
@@ -24,12 +24,12 @@ from lith_env.hands import (
     tie_order,
 )
 from tests.lith_helpers import beggar_distribution
-from tests.seed_data import (
+from tests.rules_brief import (
+    BRIEF_EXAMPLES,
+    BRIEF_TABLE,
+    BRIEF_TOTALS,
     EXAMPLE_OVERRIDES,
     KINDRED_SINGLE_FLUSH_PAIRS,
-    SEED_EXAMPLES,
-    SEED_TABLE,
-    SEED_TOTALS,
 )
 
 
@@ -42,7 +42,7 @@ def all_hands(pawns_and_courts=True, excuse=False) -> np.ndarray:
     return np.array(list(itertools.combinations(deck(pawns_and_courts, excuse), 3)))
 
 
-# ----------------------------------------------------------------------------- the seed
+# ----------------------------------------------------------------------------- the rules brief
 
 
 def test_there_are_24_categories():
@@ -52,7 +52,7 @@ def test_there_are_24_categories():
 
 EXAMPLES = [
     (category, hand)
-    for category, pair in SEED_EXAMPLES.items()
+    for category, pair in BRIEF_EXAMPLES.items()
     for hand in pair
     if hand is not None
 ]
@@ -66,24 +66,24 @@ def test_seed_example_category(category, hand):
 
 def test_the_overridden_example_is_kindred_pair_by_the_rule_text():
     # The Island, The Window and The Desert are all Locations with a pair of Courts: Kindred
-    # Pair, which the ranked list puts above Single Flush Pair, where the seed shows it.
+    # Pair, which the ranked list puts above Single Flush Pair, where the rules brief shows it.
     assert classify(["The Island", "The Window", "The Desert"]) == ("Kindred Pair", "kindred")
 
 
-@pytest.mark.parametrize("category", [c for c, (_, lo) in SEED_EXAMPLES.items() if lo])
+@pytest.mark.parametrize("category", [c for c, (_, lo) in BRIEF_EXAMPLES.items() if lo])
 def test_seed_upper_example_beats_lower(category):
-    upper, lower = SEED_EXAMPLES[category]
+    upper, lower = BRIEF_EXAMPLES[category]
     assert s(*upper) > s(*lower)
 
 
 def test_every_category_beats_the_next_by_the_examples():
-    lowest_of_each = [pair[-1] or pair[0] for pair in SEED_EXAMPLES.values()]
+    lowest_of_each = [pair[-1] or pair[0] for pair in BRIEF_EXAMPLES.values()]
     strengths = [s(*hand) for hand in lowest_of_each]
     assert strengths == sorted(strengths, reverse=True)
 
 
 def test_seed_examples_listed_in_tie_order_except_pairs_first():
-    # The seed lists each example "in order from high to low according to how they would be
+    # The rules brief lists each example "in order from high to low according to how they would be
     # evaluated in a tie"; docs/rules.md §2 puts a pair's rank first, which reorders four examples.
     pair_first = {
         ("The Betrayal", "The Mountain", "The Sailor"),
@@ -108,8 +108,8 @@ def test_seed_examples_listed_in_tie_order_except_pairs_first():
 def test_enumeration_reproduces_the_seed_table(deck_name):
     rows = {r.category: r for r in distribution(pawns_and_courts=deck_name == "extended")}
     assert list(rows) == list(CATEGORIES)
-    assert sum(r.count for r in rows.values()) == SEED_TOTALS[deck_name]
-    for category, (count, breakdown) in SEED_TABLE[deck_name].items():
+    assert sum(r.count for r in rows.values()) == BRIEF_TOTALS[deck_name]
+    for category, (count, breakdown) in BRIEF_TABLE[deck_name].items():
         row = rows[category]
         if deck_name == "extended" and category == "Kindred Pair":
             assert row.count == count + KINDRED_SINGLE_FLUSH_PAIRS == 123
@@ -121,7 +121,7 @@ def test_enumeration_reproduces_the_seed_table(deck_name):
             for qualifier, n in breakdown.items():
                 assert getattr(row, qualifier) == n, (category, qualifier)
         assert row.kindred + row.fortune + row.neither == row.count
-        assert row.probability == pytest.approx(row.count / SEED_TOTALS[deck_name])
+        assert row.probability == pytest.approx(row.count / BRIEF_TOTALS[deck_name])
 
 
 def test_the_eight_hands_that_differ_from_the_seed_table():

@@ -8,7 +8,7 @@ import pytest
 
 from lith_env.hands import CATEGORIES, main
 from tests.lith_helpers import beggar_distribution
-from tests.seed_data import SEED_TABLE
+from tests.rules_brief import BRIEF_TABLE
 
 
 def run(capsys, *argv):
@@ -33,7 +33,7 @@ def test_table_extended(capsys):
     assert list(rows)[:24] == list(CATEGORIES)
     assert rows["Total"] == 13244
     assert rows["Kindred Pair"] == 123 and rows["Single Flush Pair"] == 136
-    assert rows["Void"] == SEED_TABLE["extended"]["Void"][0]
+    assert rows["Void"] == BRIEF_TABLE["extended"]["Void"][0]
     assert re.search(r"^Doubly Kindred\s+1\s+1\s+0\s+0\s+0\.00008$", out, re.M)
 
 
@@ -41,7 +41,7 @@ def test_table_basic(capsys):
     _, out = run(capsys, "--table", "--basic")
     rows = table_rows(out)
     assert rows["Total"] == 7140
-    assert {c: rows[c] for c in CATEGORIES} == {c: n for c, (n, _) in SEED_TABLE["basic"].items()}
+    assert {c: rows[c] for c in CATEGORIES} == {c: n for c, (n, _) in BRIEF_TABLE["basic"].items()}
     assert re.search(r"^Totum\s+29\s+9\s+0\s+20\s+0\.00406$", out, re.M)
 
 

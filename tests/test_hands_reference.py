@@ -24,7 +24,7 @@ CONFIGS = [
 
 
 def test_the_production_order_of_categories_and_qualifiers_is_the_seeds():
-    """The reference types the seed's ranked list in itself; the production evaluator's order
+    """The reference types the rules brief's ranked list in itself; the production evaluator's order
     must be the same, highest first (docs/rules.md §2)."""
     assert len(hands_reference.CATEGORIES) == len(set(hands_reference.CATEGORIES)) == 24
     assert CATEGORIES == hands_reference.CATEGORIES

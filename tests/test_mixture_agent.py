@@ -187,7 +187,7 @@ def test_bad_mixtures_are_named(tmp_path, content, message):
 
 
 def test_the_exploiter_cli_names_a_bad_mixture_target(tmp_path, capsys):
-    from training.exploiter import main
+    from training.exploiter_cli import main
 
     with pytest.raises(SystemExit) as stop:
         main(["--target", f"mixture:{tmp_path}", "--out", str(tmp_path / "out")])

@@ -17,7 +17,7 @@ from experiments import run as experiments_run
 from lith_solver.cli import main as lith_solver_main
 from tournaments import aivat
 from tournaments.cli import main as tournament_main
-from training import exploiter
+from training import exploiter_cli
 
 EARLIER = b"an earlier run's model"
 TINY = [
@@ -91,7 +91,7 @@ def test_a_tournament_refuses_earlier_results_unless_overwrite(tmp_path, capsys)
 def test_an_exploiter_refuses_a_used_folder(tmp_path, capsys):
     folder = used_folder(tmp_path)
     argv = ["--target", "caller", "--timesteps", "64", "--out", str(folder)]
-    assert_refused(exploiter.main, argv, folder, capsys)
+    assert_refused(exploiter_cli.main, argv, folder, capsys)
 
 
 @pytest.mark.parametrize(

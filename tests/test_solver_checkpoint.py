@@ -168,8 +168,8 @@ def test_a_corrupt_checkpoint_is_named_and_the_solver_keeps_its_state(
 
 @pytest.mark.slow
 def test_resume_goes_on_in_the_build_the_checkpoint_was_saved_from(tmp_path, monkeypatch):
-    """Should ``auto`` pick another build since the checkpoint was saved (as it does from 14
-    cards with two rounds since 2026-12-03), the solve goes on in the checkpoint's build."""
+    """Should ``auto`` pick another build since the checkpoint was saved (as it did from 14
+    cards with two rounds once the limit changed), the solve goes on in the checkpoint's build."""
     from lith_solver import exchanges as solve_exchanges
 
     config = LithConfig(rounds=2, cards=CARDS, max_raises=0)

@@ -20,7 +20,7 @@ from tournaments import cli as tournament
 from tournaments.per_table import run_tournament
 from tournaments.spec import TournamentSpec
 from training import cli as train_cli
-from training import exploiter
+from training import exploiter_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -162,7 +162,7 @@ def test_every_command_that_names_agents_takes_the_spec_and_refuses_a_bad_one(bo
             solver_cli.main,
             ["exploitability", "--rule", "rounds=1", "--rule", "cards=0,1,2,3,4,5", "{}"],
         ),
-        (exploiter.main, [*lith, "--out", str(bots / "x"), "--target", "{}"]),
+        (exploiter_cli.main, [*lith, "--out", str(bots / "x"), "--target", "{}"]),
         (train_cli.main, [*lith, "--timesteps", "64", "--opponents", "{}"]),
     ]
     for main, argv in runs:

@@ -1,4 +1,4 @@
-"""``python -m tournaments``: see :mod:`tournaments.cli`."""
+"""``decktet tournament``: see :mod:`tournaments.cli`."""
 
 from tournaments.cli import main
 

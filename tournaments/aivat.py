@@ -1,6 +1,6 @@
 """Head-to-head results with less luck: an unbiased control variate in the spirit of AIVAT.
 
-    python -m tournaments.aivat AGENT OPPONENT --hands N [--rule key=value ...] [--seed S]
+    decktet aivat AGENT OPPONENT --hands N [--rule key=value ...] [--seed S]
 
 Burch et al. (AAAI 2018), *AIVAT: A New Variance Reduction Technique for Agent Evaluation in
 Imperfect Information Games*. Heads-up limit Lith, duplicate deals (each played from both
@@ -188,12 +188,12 @@ def aivat_match(judge: Aivat, hands: int, seed: int = 0) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tournaments.aivat``; a bad option exits with status 2, naming it."""
+    """``decktet aivat``; a bad option exits with status 2, naming it."""
     from games import parse_rules
     from tablegame.cli import duplicate_hands, output_file, seed_value
 
     parser = argparse.ArgumentParser(
-        prog="python -m tournaments.aivat",
+        prog="decktet aivat",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -206,7 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=seed_value, default=0, help="the deals' seed")
     parser.add_argument("--out", default=None, help="write the figures to this JSON file")
     parser.add_argument(
-        "--overwrite", action="store_true", help="replace an --out file that exists already"
+        "--overwrite",
+        action="store_true",
+        help="replace an --out file that exists already (default: off)",
     )
     args = parser.parse_args(argv)
     try:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from games import game_info, games_with
 from lith_env.batched import BatchedLith
 from tablegame.agent import act_batch
 from tablegame.registry import make_agent
@@ -66,8 +67,11 @@ def run_batched_tournament(
     decisions and hand records of the hands ``record`` asks for (see :func:`recorded_hands`).
     ``spec.histories`` must be off (records come from ``record``); ``spec.analytics`` is a
     per-table setting and is not read."""
-    if spec.game != "lith":
-        raise ValueError(f"batched tournaments play Lith only, got game {spec.game!r}")
+    if not game_info(spec.game).batched_engine:
+        raise ValueError(
+            f"batched tournaments play {games_with('batched_engine', titles=True)} only, "
+            f"got game {spec.game!r}"
+        )
     if spec.histories:
         raise ValueError("histories: the batched tournament records with record='all' or N")
     if not (type(tables_per_batch) is int and tables_per_batch >= 1):

@@ -1,4 +1,4 @@
-"""``python -m tournaments``: duplicate tournaments between agents, for Lith and Gendeneía.
+"""``decktet tournament``: duplicate tournaments between agents, for Lith and Gendeneía.
 
 Its help is :mod:`tournaments.per_table`'s docstring: how tables, blocks and seeds are laid
 out. This module turns the options into a :class:`~tournaments.spec.TournamentSpec`, checking
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from distributed.cluster import ClusterError, parse_address
-from games import GAMES, game_config, parse_rules
+from games import GAMES, INFO, GameInfo, game_config, game_info, games_with, parse_rules
 from tablegame.cli import int_at_least, output_folder
 from tablegame.registry import agent_catalogue, make_agent
 from tournaments import per_table
@@ -21,8 +21,6 @@ from tournaments.results import print_result, write_outputs
 from tournaments.spec import TournamentSpec, check_units
 
 __all__ = ["build_parser", "main", "spec_from_args"]
-
-DEFAULT_UNITS = {"lith": 2000, "gendeneia": 200}  # --hands (Lith), --games (Gendeneía)
 
 
 def _record(text: str) -> int | str:
@@ -79,7 +77,7 @@ def _config_error(error: ValueError, rules: dict[str, Any]) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The tournament's command line (every option's help shows its default)."""
     parser = argparse.ArgumentParser(
-        prog="python -m tournaments",
+        prog="decktet tournament",
         description=per_table.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -113,14 +111,14 @@ def _add_what_to_play(parser: argparse.ArgumentParser) -> None:
         "--hands",
         type=int,
         help="Lith only: hands per table, a positive multiple of --players (a block: one deal "
-        f"in every rotation of the seating) (default: {DEFAULT_UNITS['lith']}, in whole "
+        f"in every rotation of the seating) (default: {INFO['lith'].tournament_units}, in whole "
         "blocks: 1998 at 3 players)",
     )
     group.add_argument(
         "--games",
         type=int,
         help="Gendeneía only: games per table, a positive multiple of --players "
-        f"(default: {DEFAULT_UNITS['gendeneia']}, in whole blocks: 198 at 3 players)",
+        f"(default: {INFO['gendeneia'].tournament_units}, in whole blocks: 198 at 3 players)",
     )
     group.add_argument(
         "--seed",
@@ -215,15 +213,15 @@ def _add_what_to_keep(parser: argparse.ArgumentParser) -> None:
         "--overwrite",
         action="store_true",
         help="write into an --out folder that holds earlier results, replacing them (without "
-        "it, such a folder is refused before play)",
+        "it, such a folder is refused before play) (default: off)",
     )
 
 
-def _units(args: argparse.Namespace, lith: bool) -> int:
+def _units(args: argparse.Namespace, info: GameInfo) -> int:
     """Hands or games per table: the flag's, or the default in whole blocks."""
-    units = args.hands if lith else args.games
+    units = getattr(args, info.units)
     if units is None:
-        units = DEFAULT_UNITS[args.game] // args.players * args.players
+        units = info.tournament_units // args.players * args.players
     check_units(units, args.players, args.game, duplicate=not args.plain)
     return units
 
@@ -248,11 +246,12 @@ def _agents(args: argparse.Namespace) -> tuple[str, ...]:
     return agents
 
 
-def _check_how_to_play(args: argparse.Namespace, lith: bool) -> None:
+def _check_how_to_play(args: argparse.Namespace, info: GameInfo) -> None:
     """--batched, --workers, --ray, --task-blocks and --record make sense together."""
     if args.batched:
-        if not lith:
-            raise ValueError(f"--batched: batched tournaments play Lith only, got {args.game}")
+        if not info.batched_engine:
+            only = games_with("batched_engine", titles=True)
+            raise ValueError(f"--batched: batched tournaments play {only} only, got {args.game}")
         if args.histories:
             raise ValueError("--histories: the batched tournament records with --record all|N")
         if args.workers not in (None, 1) and args.ray is None:
@@ -276,23 +275,24 @@ def _check_how_to_play(args: argparse.Namespace, lith: bool) -> None:
 
 def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
     """The tournament the arguments ask for; ``ValueError`` naming the flag if they are bad."""
-    lith = args.game == "lith"
-    if lith and args.games is not None:
-        raise ValueError("--games: Lith tournaments count hands; use --hands")
-    if not lith and args.hands is not None:
-        raise ValueError("--hands: Gendeneía tournaments count games; use --games")
+    info = game_info(args.game)
+    for units, given in (("hands", args.hands), ("games", args.games)):
+        if given is not None and units != info.units:
+            raise ValueError(
+                f"--{units}: {info.title} tournaments count {info.units}; use {info.units_flag}"
+            )
     rules = parse_rules(args.rule, args.game)
     try:
         config = game_config(args.game, args.players, rules)
     except ValueError as error:
         raise ValueError(_config_error(error, rules)) from None
-    if lith and rules.get("max_hands") is not None:
+    if rules.get("max_hands") is not None:  # a rule of Lith's cash game
         raise ValueError(
             "--rule max_hands: a tournament plays single hands, each from the starting stacks"
         )
-    units = _units(args, lith)
+    units = _units(args, info)
     agents = _agents(args)
-    _check_how_to_play(args, lith)
+    _check_how_to_play(args, info)
     for name in agents:
         try:
             make_agent(name, args.game, config=config)
@@ -307,7 +307,7 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
         duplicate=not args.plain,
         rules=rules,
         histories=args.histories,
-        analytics=lith and not args.batched,
+        analytics=info.betting_analytics and not args.batched,
         lineup=args.lineup,
     )
     hands = spec.num_blocks() * spec.players
@@ -317,7 +317,7 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tournaments``; a bad option exits with status 2, naming it."""
+    """``decktet tournament``; a bad option exits with status 2, naming it."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

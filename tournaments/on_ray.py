@@ -17,6 +17,7 @@ from typing import Any
 from distributed.cluster import cluster_cpus, connect
 from distributed.files import Shipment
 from distributed.tasks import map_tasks
+from games import game_info, games_with
 from tournaments.batched_tables import TABLES_PER_BATCH, batches, play_batch, recorded_hands
 from tournaments.per_table import play_block
 from tournaments.results import summarize
@@ -52,8 +53,11 @@ def run_tournament_on_ray(
     result. ``task_blocks`` (per-table) or ``tables_per_batch`` (batched) size the tasks."""
     built_agents.cache_clear()  # the rules and the agent specs are checked before connecting
     built_agents(spec.agents, spec.game, spec.config())
-    if batched and spec.game != "lith":
-        raise ValueError(f"batched tournaments play Lith only, got game {spec.game!r}")
+    if batched and not game_info(spec.game).batched_engine:
+        raise ValueError(
+            f"batched tournaments play {games_with('batched_engine', titles=True)} only, "
+            f"got game {spec.game!r}"
+        )
     if not batched and record is not None:
         raise ValueError("record: only for a batched tournament")
     for name, value in (("task_blocks", task_blocks), ("tables_per_batch", tables_per_batch)):

@@ -1,8 +1,8 @@
 """Duplicate tournaments between agents, for Lith and Gendeneía.
 
-    python -m tournaments --game lith --players 2 --agents tag,bluffer,caller,random \\
+    decktet tournament --game lith --players 2 --agents tag,bluffer,caller,random \\
         --hands 20000 --seed 1 --workers 2 --out results/lith
-    python -m tournaments --game gendeneia --players 3 --agents greedy,spoiler,random \\
+    decktet tournament --game gendeneia --players 3 --agents greedy,spoiler,random \\
         --games 600 --out results/gendeneia
 
 Tables: heads-up, every pairing of the agents; with more seats, every combination of agents
@@ -53,7 +53,7 @@ def play_block(spec: TournamentSpec, index: int) -> BlockResult:
     config = spec.config()
     agents = built_agents(spec.builds(), spec.game, config)
     reset_agents(agents, spec.seed, index)
-    play = _play_lith if spec.game == "lith" else _play_gendeneia
+    play = TABLE_PLAYERS[spec.game]
     result = BlockResult(index, table, {}, {}, {}, [])
     n = spec.players
     for rotation in range(n):
@@ -193,6 +193,9 @@ def _play_gendeneia(spec, config, agents, seating, deal, result: BlockResult) ->
         record["agents"] = [spec.agents[a] for a in seating]
         result.records.append(record)
 
+
+# How one deal of each game is played at a table and recorded (its engine, its records).
+TABLE_PLAYERS = {"lith": _play_lith, "gendeneia": _play_gendeneia}
 
 # ---------------------------------------------------------------------------------------------
 # Running and summarizing

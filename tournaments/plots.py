@@ -12,6 +12,8 @@ from typing import Any
 
 import matplotlib
 
+from games import game_info
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
@@ -101,15 +103,16 @@ def _cumulative(result: dict[str, Any], out: Path) -> Path:
     """One line per pairing (heads-up Lith: the first agent's chips, the other's are their
     negative), else one panel per table with a line per agent seated there."""
     tables: dict[str, dict[str, list[float]]] = result["cumulative"]
-    lith = result["game"] == "lith"
-    unit = "chips" if lith else "wins"
-    block = f"block ({result['players']} {'hands' if lith else 'games'})"
+    info = game_info(result["game"])
+    unit = "chips" if info.pays_chips else "wins"
+    block = f"block ({result['players']} {info.units})"
     colours = {
         name: plt.get_cmap("tab10" if len(result["agents"]) <= 10 else "tab20")(i % 20)
         for i, name in enumerate(result["agents"])
     }
     title = f"{result['game']}: cumulative results by block ({result['dealing']} dealing)"
-    if lith and all(len(seated) == 2 for seated in tables.values()) and result["players"] == 2:
+    zero_sum = info.pays_chips and result["players"] == 2
+    if zero_sum and all(len(seated) == 2 for seated in tables.values()):
         fig, ax = plt.subplots(figsize=(9, 5))
         for table, seated in tables.items():
             first = next(iter(seated))

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from games import game_info
 from tournaments.metagame import meta_mixture
 
 __all__ = ["Population", "member_spec"]
@@ -80,17 +81,18 @@ class Population:
             analytics=False,
             lineup=(0,) + (1,) * (self.players - 1),
         )
-        if self.game == "lith":
+        info = game_info(self.game)
+        if info.batched_engine:
             from tournaments.batched_tables import run_batched_tournament
 
             result = run_batched_tournament(spec)["agents_results"][specs[0]]
-            return result["chips_per_100"]["mean"] / 100
-        result = run_tournament(spec)["agents_results"][specs[0]]
-        return result["win_rate"]["mean"]
+        else:
+            result = run_tournament(spec)["agents_results"][specs[0]]
+        return result[info.result_key]["mean"] / info.scale  # chips a hand, or a win share
 
     def _self_result(self) -> float:
         """A member against copies of itself: nothing (Lith), its fair share (Gendeneía)."""
-        return 0.0 if self.game == "lith" else 1.0 / self.players
+        return game_info(self.game).baseline(self.players)
 
     def add(self, member: str, step: int = 0) -> None:
         """Add ``member``: play it against every member, extend the table, recompute the
@@ -103,8 +105,8 @@ class Population:
         table[k, k] = self._self_result()
         for j, other in enumerate(self.members):
             table[k, j] = self._result(member, other)
-            if self.players == 2 and self.game == "lith":
-                table[j, k] = -table[k, j]  # heads-up Lith is zero-sum
+            if self.players == 2 and game_info(self.game).pays_chips:
+                table[j, k] = -table[k, j]  # heads-up, the chips one wins the other loses
             elif self.players == 2:
                 table[j, k] = 1.0 - table[k, j]  # one of the two wins (ties shared)
             else:
@@ -196,13 +198,14 @@ class Population:
             1, 2, figsize=(6 + 0.5 * len(names), 4.5), gridspec_kw={"width_ratios": [1, 1.2]}
         )
         limit = float(np.abs(self.payoffs).max()) or 1.0
-        centre = 0.0 if self.game == "lith" else 1.0 / self.players
+        info = game_info(self.game)
+        centre = info.baseline(self.players)
         image = left.imshow(
             self.payoffs - centre, cmap="RdBu", vmin=-limit, vmax=limit, interpolation="nearest"
         )
         left.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=7)
         left.set_yticks(range(len(names)), names, fontsize=7)
-        unit = "chips a hand" if self.game == "lith" else f"win share - {centre:.2f}"
+        unit = "chips a hand" if info.pays_chips else f"{info.gain_measure} - {centre:.2f}"
         left.set_title(f"row against column ({unit})", fontsize=9)
         figure.colorbar(image, ax=left, fraction=0.046)
         steps = [h["step"] for h in self.history]

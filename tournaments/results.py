@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from games import game_info
 from tournaments.spec import BlockResult, TournamentSpec
 from tournaments.stats import mean_interval, rate_games
 
@@ -22,23 +23,17 @@ __all__ = ["print_result", "summarize", "write_outputs"]
 def summarize(spec: TournamentSpec, blocks: Sequence[BlockResult]) -> dict[str, Any]:
     """Per-agent results with intervals, pairwise results (heads-up), ratings (more seats)."""
     names = list(spec.agents)
-    lith = spec.game == "lith"
+    info = game_info(spec.game)
     per_agent = {}
     for i, name in enumerate(names):
         mine = [b for b in blocks if i in b.plays]
-        plays = sum(b.plays[i] for b in mine)
-        if lith:
-            values = [100 * b.totals[i] / b.plays[i] for b in mine]  # chips per 100 hands
-            interval = mean_interval(values)
-            per_agent[name] = {"hands": plays, "chips_per_100": interval._asdict()}
-        else:
-            wins = mean_interval([b.totals[i] / b.plays[i] for b in mine])
-            scores = mean_interval([b.scores[i] / b.plays[i] for b in mine])
-            per_agent[name] = {
-                "games": plays,
-                "win_rate": wins._asdict(),
-                "mean_score": scores._asdict(),
-            }
+        figure = mean_interval([info.scale * b.totals[i] / b.plays[i] for b in mine])
+        per_agent[name] = {
+            info.units: sum(b.plays[i] for b in mine),
+            info.result_key: figure._asdict(),
+        }
+        for _, key, _ in info.result_extras:  # the game's scores beside its result
+            per_agent[name][key] = mean_interval([b.scores[i] / b.plays[i] for b in mine])._asdict()
     result: dict[str, Any] = {
         "game": spec.game,
         "players": spec.players,
@@ -50,20 +45,20 @@ def summarize(spec: TournamentSpec, blocks: Sequence[BlockResult]) -> dict[str, 
         "method": (
             "95% Student-t intervals over independent blocks; a block is one deal played in "
             f"every rotation of the seating ({spec.players} "
-            + ("hands" if lith else "games")
+            + info.units
             + (", the same deal each time)" if spec.duplicate else ", a new deal each time)")
         ),
         "agents_results": per_agent,
     }
-    if spec.players == 2 and lith:
+    if spec.players == 2 and info.pays_chips:  # zero-sum: a pairing's result is one number
         pairs = {}
         for a, b in itertools.combinations(range(len(names)), 2):
             mine = [x for x in blocks if set(x.table) == {a, b}]
-            values = [100 * x.totals[a] / x.plays[a] for x in mine]
+            values = [info.scale * x.totals[a] / x.plays[a] for x in mine]
             pairs[f"{names[a]} vs {names[b]}"] = {
                 "agent": names[a],
                 "opponent": names[b],
-                "chips_per_100": mean_interval(values)._asdict(),
+                info.result_key: mean_interval(values)._asdict(),
                 "cumulative": np.cumsum([x.totals[a] for x in mine]).tolist(),
             }
         result["pairings"] = pairs
@@ -116,38 +111,17 @@ def write_outputs(result: dict[str, Any], out: Path) -> None:
     (out / "results.json").write_text(json.dumps(_strict_json(result), indent=2))
     with open(out / "results.csv", "w", newline="") as f:
         writer = csv.writer(f)
-        if result["game"] == "lith":
-            writer.writerow(["agent", "hands", "chips_per_100", "ci_low", "ci_high"])
-            for name, r in result["agents_results"].items():
-                c = r["chips_per_100"]
-                writer.writerow([name, r["hands"], c["mean"], c["low"], c["high"]])
-        else:
-            writer.writerow(
-                [
-                    "agent",
-                    "games",
-                    "win_rate",
-                    "ci_low",
-                    "ci_high",
-                    "mean_score",
-                    "score_low",
-                    "score_high",
-                ]
-            )
-            for name, r in result["agents_results"].items():
-                w, s = r["win_rate"], r["mean_score"]
-                writer.writerow(
-                    [
-                        name,
-                        r["games"],
-                        w["mean"],
-                        w["low"],
-                        w["high"],
-                        s["mean"],
-                        s["low"],
-                        s["high"],
-                    ]
-                )
+        info = game_info(result["game"])
+        keys = [info.result_key, *(key for _, key, _ in info.result_extras)]
+        head = [info.result_key, "ci_low", "ci_high"]
+        for key in keys[1:]:  # mean_score: score_low, score_high
+            head += [key, f"{key.removeprefix('mean_')}_low", f"{key.removeprefix('mean_')}_high"]
+        writer.writerow(["agent", info.units, *head])
+        for name, r in result["agents_results"].items():
+            row = [name, r[info.units]]
+            for key in keys:
+                row += [r[key]["mean"], r[key]["low"], r[key]["high"]]
+            writer.writerow(row)
     if decisions:
         with open(out / "decisions.jsonl", "w") as f:
             for d in decisions:
@@ -175,50 +149,37 @@ def print_result(result: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console()
-    lith = result["game"] == "lith"
+    info = game_info(result["game"])
     title = f"{result['game']} tournament, {result['players']} players, {result['dealing']} dealing"
     table = Table(title=title)
     table.add_column("agent", overflow="fold")  # labels are shown whole, never cut short
-    if lith:
-        for column in ("hands", "chips/100", "95% interval"):
-            table.add_column(column, justify="right")
-        rows = sorted(
-            result["agents_results"].items(), key=lambda kv: -kv[1]["chips_per_100"]["mean"]
-        )
-        for name, r in rows:
-            c = r["chips_per_100"]
-            table.add_row(
-                escape(name), f"{r['hands']:,}", f"{c['mean']:+.1f}", _interval(c, "+.1f")
-            )
-    else:
-        for column in ("games", "win rate", "95% interval", "mean score", "95% interval"):
-            table.add_column(column, justify="right")
-        rows = sorted(result["agents_results"].items(), key=lambda kv: -kv[1]["win_rate"]["mean"])
-        for name, r in rows:
-            w, s = r["win_rate"], r["mean_score"]
-            table.add_row(
-                escape(name),
-                f"{r['games']:,}",
-                f"{w['mean']:.3f}",
-                _interval(w, ".3f"),
-                f"{s['mean']:.2f}",
-                _interval(s, ".2f"),
-            )
+    columns = [(info.measure_short, info.result_key, info.number)]
+    columns += list(info.result_extras)
+    table.add_column(info.units, justify="right", no_wrap=True)
+    for head, _, _ in columns:
+        table.add_column(head, justify="right", no_wrap=True)
+        table.add_column("95% interval", justify="right", no_wrap=True)
+    rows = sorted(result["agents_results"].items(), key=lambda kv: -kv[1][info.result_key]["mean"])
+    for name, r in rows:
+        cells = [escape(name), f"{r[info.units]:,}"]
+        for _, key, number in columns:
+            cells += [f"{r[key]['mean']:{number}}", _interval(r[key], number)]
+        table.add_row(*cells)
     console.print(table)
     if "pairings" in result:
-        pairs = Table(title="Pairings (chips/100 hands for the first agent)")
+        pairs = Table(title=f"Pairings ({info.measure} for the first agent)")
         pairs.add_column("pairing", overflow="fold")
-        for column in ("chips/100", "95% interval"):
-            pairs.add_column(column, justify="right")
+        for column in (info.measure_short, "95% interval"):
+            pairs.add_column(column, justify="right", no_wrap=True)
         for name, p in result["pairings"].items():
-            c = p["chips_per_100"]
-            pairs.add_row(escape(name), f"{c['mean']:+.1f}", _interval(c, "+.1f"))
+            c = p[info.result_key]
+            pairs.add_row(escape(name), f"{c['mean']:{info.number}}", _interval(c, info.number))
         console.print(pairs)
     if "ratings" in result:
         ratings = Table(title="openskill ratings (Plackett-Luce)")
         ratings.add_column("agent", overflow="fold")
         for column in ("mu", "sigma", "ordinal"):
-            ratings.add_column(column, justify="right")
+            ratings.add_column(column, justify="right", no_wrap=True)
         for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["ordinal"]):
             ratings.add_row(
                 escape(name), f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"

@@ -1,6 +1,6 @@
 """A played session (a person against bots, in the browser) as a folder the report opens.
 
-:class:`SessionFolder` keeps what ``python -m tournaments.report FOLDER --html`` reads from a
+:class:`SessionFolder` keeps what ``decktet report FOLDER --html`` reads from a
 tournament: ``histories.jsonl`` (each finished hand's or game's record, with the label of the
 agent at each seat; the engine replays them), for Lith ``decisions.jsonl`` (every decision as
 the analytics read it), and ``results.json`` (each label's chips per 100 hands or win share,
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from games import game_info
 from lith_solver.checkpoint import rules_json
 from tournaments.per_table import decision_record
 from tournaments.stats import mean_interval
@@ -27,6 +28,7 @@ class SessionFolder:
 
     def __init__(self, out: Path, game: str, config: Any, labels: Sequence[str]) -> None:
         self.out, self.game, self.config = Path(out), game, config
+        self.info = game_info(game)
         self.labels = list(labels)  # the label of each seat
         self.agents = list(dict.fromkeys(labels))  # each label once, in seat order
         self.records: list[dict] = []
@@ -44,7 +46,7 @@ class SessionFolder:
         """A finished Lith hand or Gendeneía game: its record and decisions join the folder."""
         record = {**record, "id": len(self.records), "agents": list(self.labels)}
         added: list[dict] = []
-        if self.game == "lith":
+        if self.info.betting_analytics:  # the decisions the analytics read
             net, shown = record["net"], {int(s) for s in record["showdown"]}
             folded_out = not shown
             for d in self.pending:
@@ -54,34 +56,24 @@ class SessionFolder:
             added, self.pending = self.pending, []
         self.records.append(record)
         self._append("histories.jsonl", [record])
-        if self.game == "lith":
+        if self.info.betting_analytics:
             self._append("decisions.jsonl", added)
         (self.out / "results.json").write_text(json.dumps(self.results(), indent=2) + "\n")
 
     def results(self) -> dict:
         """``results.json``: every label's figure over the session, with its interval."""
-        per_label: dict[str, list[float]] = {a: [] for a in self.agents}
-        scores: dict[str, list[float]] = {a: [] for a in self.agents}
+        per_label: dict[str, list[dict[str, float]]] = {a: [] for a in self.agents}
         for record in self.records:
             for seat, label in enumerate(record["agents"]):
-                if self.game == "lith":
-                    per_label[label].append(100.0 * record["net"][seat])
-                else:
-                    per_label[label].append(_win_share(record, seat))
-                    scores[label].append(float(record["scores"][seat]))
+                per_label[label].append(self.info.seat_figures(record, seat))
+        unit = self.info.units
         agents_results = {}
-        for label, values in per_label.items():
-            figure = mean_interval(values)._asdict()
-            if self.game == "lith":
-                agents_results[label] = {"hands": len(values), "chips_per_100": figure}
-            else:
-                score = mean_interval(scores[label])._asdict()
-                agents_results[label] = {
-                    "games": len(values),
-                    "win_rate": figure,
-                    "mean_score": score,
-                }
-        unit = "hands" if self.game == "lith" else "games"
+        for label, figures in per_label.items():
+            keys = [self.info.result_key, *(key for _, key, _ in self.info.result_extras)]
+            agents_results[label] = {
+                unit: len(figures),
+                **{key: mean_interval([f[key] for f in figures])._asdict() for key in keys},
+            }
         return {
             "game": self.game,
             "players": self.config.num_players,
@@ -95,9 +87,3 @@ class SessionFolder:
         """Add rows to a JSON Lines file of the folder (a hand's, not the session's again)."""
         with open(self.out / name, "a", encoding="utf-8") as f:
             f.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-
-
-def _win_share(record: dict, seat: int) -> float:
-    """A seat's share of a Gendeneía win: 1 split among the record's winners."""
-    winners = record["winners"]
-    return 1.0 / len(winners) if seat in winners else 0.0

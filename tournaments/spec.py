@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from games import game_config
+from games import game_config, game_info
 from tablegame.registry import make_agent
 
 __all__ = [
@@ -126,7 +126,8 @@ def reset_agents(agents: list, seed: int, block: int) -> None:
 
 def check_units(units: int, players: int, game: str, duplicate: bool = True) -> None:
     """Raise ``ValueError`` naming the flag unless ``units`` is a whole number of blocks."""
-    flag, what = ("--hands", "hands") if game == "lith" else ("--games", "games")
+    info = game_info(game)
+    flag, what = info.units_flag, info.units
     if units < players or units % players:
         how = (
             f"one deal played in each of the {players} rotations of the seating"

@@ -5,8 +5,8 @@
 - ``mixtures``: how the other seats are drawn, one callback a mode (``uniform``, ``nash``,
   ``best_response``, ``exploiter``); ``callbacks``: evaluations, checkpoints, metrics;
 - ``evaluation``: mini-tournaments during training; ``run``: a run start to end, resuming;
-  ``cli``: ``python train.py``;
-- ``exploiter``: learned best responses (``python -m training.exploiter``); ``psro``: PSRO
-  iterations on a finished population (``python -m training.psro``); ``on_ray``: exploiters
+  ``cli``: ``decktet train``;
+- ``exploiter``: learned best responses (``decktet exploit``); ``psro``: PSRO
+  iterations on a finished population (``decktet psro``); ``on_ray``: exploiters
   as Ray tasks.
 """

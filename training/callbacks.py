@@ -1,14 +1,14 @@
 """What runs beside PPO's updates: the mixture's own work (:mod:`training.mixtures`),
 evaluation tournaments, checkpoints, the metrics file, and the progress bar.
 
-Every callback runs once per step of all the envs together; :func:`due` says whether that
-step crossed a multiple of an interval. They run in the order :func:`make_callbacks` lists
-them: the mixture's snapshots first, so an evaluation at the same step sees the new pool.
+Every callback runs once per step of all the envs together; ``due``
+(:mod:`training.run_callback`, what every callback builds on) says whether that step crossed
+a multiple of an interval. They run in the order :func:`make_callbacks` lists them: the
+mixture's snapshots first, so an evaluation at the same step sees the new pool.
 """
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -16,78 +16,19 @@ from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
+from games import game_info
 from training.config import TrainConfig
 from training.evaluation import evaluate, evaluation_line
+from training.mixtures import mixture_callback
+from training.run_callback import RunCallback, RunMetrics, due
 
 __all__ = [
     "Checkpoints",
     "Evaluations",
     "MetricsFile",
-    "RefreshBeforeRollouts",
-    "RunCallback",
-    "RunMetrics",
-    "due",
     "make_callbacks",
     "progress_callback",
 ]
-
-
-def due(steps: int, every: int, n_envs: int) -> bool:
-    """Whether the vector step that reached ``steps`` crossed a multiple of ``every``."""
-    return every > 0 and steps % every < n_envs
-
-
-class RunMetrics:
-    """A run's ``metrics.json``: evaluations, the pool over time, and what the mixture records
-    (``population``, ``best_response``, ``exploiter``); kept across a resume."""
-
-    def __init__(self, run: Path) -> None:
-        self.path = run / "metrics.json"
-        self.data: dict[str, Any] = (
-            json.loads(self.path.read_text())
-            if self.path.is_file()
-            else {"evaluations": [], "pool": []}
-        )
-
-    def write(self) -> None:
-        self.path.write_text(json.dumps(self.data, indent=2))
-
-
-class RunCallback(BaseCallback):
-    """A callback of a run: its options, its folder, its metrics, and ``say`` for its lines
-    (with ``verbose``, also the lines of snapshots, checkpoints and refreshes)."""
-
-    def __init__(
-        self,
-        config: TrainConfig,
-        run: Path,
-        metrics: RunMetrics,
-        say: Callable[[str], None],
-        verbose: bool,
-    ) -> None:
-        super().__init__()
-        self.config, self.run, self.metrics = config, run, metrics
-        self.say, self.verbose_lines = say, verbose
-
-    def _on_step(self) -> bool:
-        return True
-
-
-class RefreshBeforeRollouts(RunCallback):
-    """Refreshes the other seat's player before the rollouts, once every ``self_play_every``
-    steps (the first time at the start): so that a rollout's hands are played against the
-    answer to the policy that plays them, not to the one before the last update."""
-
-    last_step: int | None = None  # when the player was last refreshed
-
-    def _on_rollout_start(self) -> None:
-        steps = self.num_timesteps
-        if self.last_step is None or steps - self.last_step >= self.config.self_play_every:
-            self.refresh(steps)
-            self.last_step = steps
-
-    def refresh(self, steps: int) -> None:
-        raise NotImplementedError
 
 
 class Evaluations(RunCallback):
@@ -109,8 +50,11 @@ class Evaluations(RunCallback):
             results = evaluate(path, config)
         for name, value in results.items():
             self.logger.record(f"eval/{name}", value["mean"])
-        unit = "hands" if config.game == "lith" else "games"
-        entry = {"step": steps, unit: config.eval_count(), "results": results}
+        entry = {
+            "step": steps,
+            game_info(config.game).units: config.eval_count(),
+            "results": results,
+        }
         self.metrics.data["evaluations"].append(entry)
         self.metrics.write()
         self.say(evaluation_line(entry, config.game))
@@ -144,8 +88,6 @@ def make_callbacks(
     """The run's callbacks: the mixture's (snapshots, a population, best responses), then
     evaluations, checkpoints and the metrics file. Evaluations are reported through ``say``;
     with ``verbose``, snapshots and checkpoints too."""
-    from training.mixtures import mixture_callback
-
     metrics = RunMetrics(run)
     callbacks: list[BaseCallback] = []
     mixture = mixture_callback(config, run, metrics, say, verbose)

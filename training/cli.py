@@ -1,9 +1,9 @@
 """Train a bot with MaskablePPO (sb3-contrib) on Lith-v0 or Gendeneia-v0, with optional self-play.
 
-    python train.py --game lith --players 2 --opponents tag,bluffer,self --timesteps 200000 \\
+    decktet train --game lith --players 2 --opponents tag,bluffer,self --timesteps 200000 \\
         --seed 1 --out runs/lith-hu
-    python train.py --config experiments/lith_hu_tag.toml --timesteps 50000   # flags override
-    python train.py --resume runs/lith-hu --timesteps 400000                  # continue
+    decktet train --config experiments/lith_hu_tag.toml --timesteps 50000   # flags override
+    decktet train --resume runs/lith-hu --timesteps 400000                  # continue
 
 Every option is below with its default and meaning; a TOML config file sets the same names
 (``n_envs = 8``; rules as a ``[rules]`` table). PPO trains in whole rollouts of
@@ -55,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
     """The command line: one ``--name`` for every option of :class:`TrainConfig` with a help
     text, which is the option's description."""
     p = argparse.ArgumentParser(
-        prog="python train.py",
+        prog="decktet train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="More in docs/training.md.",
@@ -73,7 +73,7 @@ def parser() -> argparse.ArgumentParser:
         "--overwrite",
         action="store_true",
         help="start a new run in an --out folder that holds an earlier one, replacing its "
-        "model, checkpoints and logs (without it, such a folder is refused)",
+        "model, checkpoints and logs (default: off, such a folder is refused)",
     )
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
@@ -157,7 +157,7 @@ def config_from_args(argv: Sequence[str] | None = None) -> tuple[TrainConfig, bo
 
 
 def main(argv: Sequence[str] | None = None, console: Any = None) -> int:
-    """``python train.py``; returns the exit status (2: a bad option, named)."""
+    """``decktet train``; returns the exit status (2: a bad option, named)."""
     try:
         config, resume, overwrite = config_from_args(argv)
         run = train(config, resume=resume, console=console, overwrite=overwrite)

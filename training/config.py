@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games import GAMES, game_config
+from games import GAMES, INFO, game_config, game_info, games_with
 from gendeneia_env.table import REWARDS
 from tablegame.cli import MAX_SEED
 
@@ -23,17 +23,12 @@ __all__ = [
     "ALGORITHMS",
     "EVAL_BLOCKS",
     "EXPLOITER_TARGETS",
-    "HEURISTICS",
     "MIXTURES",
     "TrainConfig",
     "load_config",
     "saved_options",
 ]
 
-HEURISTICS = {
-    "lith": ("tag", "bluffer", "rock", "caller", "random"),
-    "gendeneia": ("greedy", "spoiler", "random"),
-}
 MIXTURES = ("uniform", "nash", "best_response", "exploiter")
 EXPLOITER_TARGETS = ("snapshot", "mixture")  # what a league's exploiters (exploiter_every) exploit
 ALGORITHMS = ("ppo", "mmd")
@@ -264,8 +259,9 @@ class TrainConfig:
     def _check_table(self) -> None:
         """The game, its seats and the opponents' specs."""
         if self.game not in GAMES:
-            raise self._bad("game", "must be lith or gendeneia")
-        low, high = (2, 10) if self.game == "lith" else (2, 6)
+            raise self._bad("game", f"must be {' or '.join(GAMES)}")
+        info = INFO[self.game]
+        low, high = info.min_players, info.max_players
         if not _is_int(self.players) or not low <= self.players <= high:
             raise self._bad("players", f"must be {low}-{high} for {self.game}")
         if (
@@ -395,13 +391,17 @@ class TrainConfig:
         """How the envs are stepped, and what they pay."""
         if self.vec_env not in ("dummy", "subproc", "batched"):
             raise self._bad("vec_env", "must be dummy, subproc or batched")
-        if self.vec_env == "batched" and self.game != "lith":
-            raise self._bad("vec_env", "batched is for lith only (the batched engine plays Lith)")
+        if self.vec_env == "batched" and not game_info(self.game).batched_engine:
+            only = games_with("batched_engine")
+            raise self._bad(
+                "vec_env", f"batched is for {only} only (the games with a batched engine)"
+            )
         if self.reward not in REWARDS:
             raise self._bad("reward", "must be " + ", ".join(REWARDS[:-1]) + " or " + REWARDS[-1])
-        if self.reward != "final" and self.game != "gendeneia":
+        if self.reward != "final" and not game_info(self.game).shaped_rewards:
+            only = games_with("shaped_rewards")
             raise self._bad(
-                "reward", f"{self.reward} is for gendeneia only (Lith pays the chips won or lost)"
+                "reward", f"{self.reward} is for {only} only ({self.game} pays its final result)"
             )
 
     def _check_ppo(self) -> None:
@@ -472,9 +472,11 @@ class TrainConfig:
         if self.mixture == "best_response":
             from lith_solver.solving import check_solvable
 
-            if self.game != "lith":
+            if not game_info(self.game).exactly_solvable:
                 raise self._bad(
-                    "game", "must be lith with mixture = best_response (the solver's game)"
+                    "game",
+                    f"must be {games_with('exactly_solvable')} with mixture = best_response "
+                    "(the solver's game)",
                 )
             try:
                 check_solvable(self.game_config())
@@ -509,7 +511,7 @@ class TrainConfig:
         """The keyword arguments of ``Lith-v0``/``Gendeneia-v0`` (checked as a game config)."""
         self.game_config()
         kwargs = {"num_players": self.players, **self.rules}
-        if self.game == "gendeneia":
+        if game_info(self.game).shaped_rewards:
             kwargs["reward"] = self.reward
         return kwargs
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from games import game_info
 from tournaments.per_table import run_tournament
 from tournaments.spec import TournamentSpec
-from training.config import HEURISTICS, TrainConfig
+from training.config import TrainConfig
 
 __all__ = ["evaluate", "evaluation_line"]
 
@@ -18,8 +19,9 @@ def evaluate(
 ) -> dict[str, dict]:
     """A duplicate mini-tournament of the model against each named heuristic opponent:
     chips/100 hands (Lith) or win rate (Gendeneia), each with its 95% interval."""
+    info = game_info(config.game)
     named = list(dict.fromkeys(o for o in config.opponents if o != "self"))  # once each
-    named = named or list(HEURISTICS[config.game][:2])
+    named = named or list(info.heuristics[:2])
     out = {}
     for opponent in named:
         lineup = (0,) + (1,) * (config.players - 1)
@@ -35,23 +37,17 @@ def evaluate(
         )
         result = run_tournament(spec)
         mine = result["agents_results"][f"ppo:{model_path}"]
-        key = "chips_per_100" if config.game == "lith" else "win_rate"
-        out[f"{key} vs {opponent}"] = mine[key]
+        out[f"{info.result_key} vs {opponent}"] = mine[info.result_key]
     return out
 
 
 def evaluation_line(entry: dict[str, Any], game: str) -> str:
     """One evaluation as a line: ``step 20,000: chips/100 hands vs tag +12.5 [-3.1, +28.0],
     vs bluffer ... (400 hands each)``."""
-    parts = []
-    for name, value in entry["results"].items():
-        opponent = name.split(" vs ", 1)[1]
-        if game == "lith":
-            shown = f"{value['mean']:+.1f} [{value['low']:+.1f}, {value['high']:+.1f}]"
-        else:
-            shown = f"{value['mean']:.3f} [{value['low']:.3f}, {value['high']:.3f}]"
-        parts.append(f"vs {opponent} {shown}")
-    unit = "hands" if game == "lith" else "games"
-    measure = "chips/100 hands" if game == "lith" else "win rate"
-    each = " each" if len(parts) > 1 else ""
-    return f"step {entry['step']:,}: {measure} {', '.join(parts)} ({entry[unit]:,} {unit}{each})"
+    info = game_info(game)
+    parts = [
+        f"vs {name.split(' vs ', 1)[1]} {info.interval(value)}"
+        for name, value in entry["results"].items()
+    ]
+    count = f"{entry[info.units]:,} {info.units}" + (" each" if len(parts) > 1 else "")
+    return f"step {entry['step']:,}: {info.measure} {', '.join(parts)} ({count})"

@@ -16,13 +16,14 @@ from typing import Any
 from distributed.cluster import connect
 from distributed.files import Shipment, unpack_into
 from distributed.tasks import in_scratch, map_tasks, relative_out
+from training.exploiter import ExploiterSpec, train_exploiter
 
 __all__ = ["run_exploiters_on_ray"]
 
 
-def run_exploiters_on_ray(specs: list, address: str | None) -> list[dict[str, Any]]:
-    """Train every exploiter of ``specs`` (``training.exploiter.ExploiterSpec``) as a task on
-    the Ray cluster at ``address`` (None: a local Ray); their results, in order."""
+def run_exploiters_on_ray(specs: list[ExploiterSpec], address: str | None) -> list[dict[str, Any]]:
+    """Train every exploiter of ``specs`` as a task on the Ray cluster at ``address`` (None: a
+    local Ray); their results, in order."""
     connect(address)
     pieces = []
     for spec in specs:
@@ -44,10 +45,8 @@ def run_exploiters_on_ray(specs: list, address: str | None) -> list[dict[str, An
     return results
 
 
-def _train(spec, shipment: Shipment, out: str) -> tuple[bytes, dict[str, Any]]:
+def _train(spec: ExploiterSpec, shipment: Shipment, out: str) -> tuple[bytes, dict[str, Any]]:
     """A task: one exploiter, trained in a scratch folder; its folder packed, and its result."""
-    from training.exploiter import train_exploiter
-
     target, *others = shipment.local_specs()
     local = dataclasses.replace(spec, target=target, others=tuple(others), out=out)
     return in_scratch(out, train_exploiter, local, lambda _: None)

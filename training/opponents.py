@@ -18,6 +18,7 @@ import numpy as np
 
 from agents.ppo import PPOAgent
 from agents.random_agent import RandomAgent
+from games import game_info
 from lith_env.vector import LithVectorEnv
 from tablegame.agent import act_by_table, assign_tables
 from tablegame.registry import make_agent
@@ -190,7 +191,7 @@ def make_env(config: TrainConfig, rank: int, pool_dir: Path):
         # Subprocess envs start a fresh interpreter: their snapshot opponents must run torch
         # on as many threads as the learner for the run to repeat exactly.
         torch.set_num_threads(config.torch_threads)
-        env_id = "Lith-v0" if config.game == "lith" else "Gendeneia-v0"
+        env_id = game_info(config.game).env_id
         seed = config.seed * 1000 + rank * 10
         opponents = pool_opponents(config, pool_dir, config.game_config(), seed)
         env = gym.make(env_id, opponents=opponents, **config.env_kwargs())

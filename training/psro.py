@@ -9,7 +9,7 @@ the heuristics by that margin, ``mixture:RUN:margin=M``), joins the population a
 ``exploiter_psroK.zip`` (a duplicate tournament against every member fills its row and
 column), and the equilibrium is solved again, so that it must hold against what beat it.
 
-    python -m training.psro runs/lith_hu_league_mixture/seed-4 --iterations 3 \\
+    decktet psro runs/lith_hu_league_mixture/seed-4 --iterations 3 \\
         --exploiter-steps 200000 --margin 0.1
 
 The run's ``pool/population.json`` and ``pool/mixture.json`` are updated in place; each
@@ -101,7 +101,7 @@ def psro_iterations(
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m training.psro",
+        prog="decktet psro",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.psro``; a bad option exits with status 2, naming it."""
+    """``decktet psro``; a bad option exits with status 2, naming it."""
     parser = build_parser()
     args = parser.parse_args(argv)
     run = Path(args.run)

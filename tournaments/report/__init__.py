@@ -1,4 +1,4 @@
-"""The browser report of a tournament: ``python -m tournaments.report DIR --html``."""
+"""The browser report of a tournament: ``decktet report DIR --html``."""
 
 from tournaments.report.page import ReportError, build_report, write_report
 

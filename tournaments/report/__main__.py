@@ -1,4 +1,4 @@
-"""``python -m tournaments.report``: see :mod:`tournaments.report.cli`."""
+"""``decktet report``: see :mod:`tournaments.report.cli`."""
 
 from tournaments.report.cli import main
 

@@ -1,13 +1,13 @@
 """Betting, bluffing and exchange statistics of a Lith tournament.
 
-    python -m tournaments.report RESULTS_DIR [--bluff-equity 0.3] [--equilibrium SOLVED] [--html]
+    decktet report RESULTS_DIR [--bluff-equity 0.3] [--equilibrium SOLVED] [--html]
 
-Reads ``decisions.jsonl`` written by ``python -m tournaments --out RESULTS_DIR`` (a Lith
+Reads ``decisions.jsonl`` written by ``decktet tournament --out RESULTS_DIR`` (a Lith
 tournament played one table at a time, or ``--batched --record all|N``), prints per-agent tables
 (every rate with its count and denominator) and writes ``analytics.json`` and the plots
 ``bet_frequency.png`` and ``exchange_by_category.png`` into the same folder. With
 ``--equilibrium``, the bet-frequency plot also draws how often a solved strategy
-(``python -m lith_solver solve``, for the tournament's rules) bets or raises when it plays itself.
+(``decktet solve``, for the tournament's rules) bets or raises when it plays itself.
 
 With ``--html``, also ``report.html`` (:mod:`tournaments.report`): one self-contained page with the
 tournament table, the rates and charts, and a browser and replayer of the recorded hands
@@ -21,7 +21,9 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from games import GAMES, game_info
 from tournaments.analytics import BLUFF_EQUITY, RATES, agent_report, format_rate, read_jsonl
 
 __all__ = ["main"]
@@ -56,17 +58,17 @@ def _bluff_equity(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of ``python -m tournaments.report`` (every option's help shows its
+    """The command line of ``decktet report`` (every option's help shows its
     default)."""
     parser = argparse.ArgumentParser(
-        prog="python -m tournaments.report",
+        prog="decktet report",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "results",
         metavar="RESULTS_DIR",
-        help="a folder written by python -m tournaments --game lith --out RESULTS_DIR; "
+        help="a folder written by decktet tournament --game lith --out RESULTS_DIR; "
         "analytics.json and the plots are written there too (required)",
     )
     parser.add_argument(
@@ -81,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--equilibrium",
         metavar="SOLVED_DIR",
         default=None,
-        help="a folder written by python -m lith_solver solve for the tournament's rules: its "
+        help="a folder written by decktet solve for the tournament's rules: its "
         "bet-or-raise frequency by hand strength is drawn on bet_frequency.png (default: none)",
     )
     parser.add_argument(
@@ -100,10 +102,15 @@ def _write_html(folder: Path, bluff_equity: float, parser: argparse.ArgumentPars
         path, count = write_report(folder, bluff_equity, progress=True)
     except ReportError as error:
         parser.error(f"--html: {error}")
-    unit = (
-        "hands" if json.loads((folder / "results.json").read_text())["game"] == "lith" else "games"
-    )
-    print(f"wrote {path} ({count:,} {unit} to browse)")
+    game = json.loads((folder / "results.json").read_text())["game"]
+    print(f"wrote {path} ({count:,} {game_info(game).units} to browse)")
+
+
+def _keeps_decisions(game: Any, folder: Path, parser: argparse.ArgumentParser) -> bool:
+    """Whether ``game``'s tournaments keep the decisions the analytics read (Lith's)."""
+    if game not in GAMES:
+        parser.error(f"{folder / 'results.json'}: unknown game {game!r}")
+    return game_info(game).betting_analytics
 
 
 def _equilibrium_line(directory: str, config, parser: argparse.ArgumentParser):
@@ -156,12 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(
                 f"{results_path}: a JSON object expected (tournaments.per_table's results)"
             )
-    if results.get("game", "lith") != "lith" and args.html:
+    analyzed = _keeps_decisions(results.get("game", "lith"), folder, parser)
+    if not analyzed and args.html:
         if args.equilibrium is not None:
             parser.error("--equilibrium: a solved Lith strategy; this is a Gendeneía tournament")
         _write_html(folder, args.bluff_equity, parser)
         return 0
-    if results.get("game", "lith") != "lith":
+    if not analyzed:
         parser.error(
             f"RESULTS_DIR: {str(folder)!r} holds a {results['game']} tournament; the analytics "
             "are of Lith betting and exchanges (--html writes its report page)"

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from games import GAMES, INFO, game_info
 from tournaments.analytics import BLUFF_EQUITY, RATES, bets_by_strength
 from tournaments.report import compact, svg
 
@@ -157,31 +158,29 @@ def _fmt(value: float, spec: str) -> str:
 
 
 def _results_section(results: dict[str, Any]) -> str:
-    lith = results["game"] == "lith"
+    info = game_info(results["game"])
+    spec = info.number
     rows, chart = [], []
     for label in results["agents"]:
         r = results["agents_results"][label]
-        figure = r["chips_per_100"] if lith else r["win_rate"]
-        spec = "+.1f" if lith else ".3f"
+        figure = r[info.result_key]
         interval = f"[{_fmt(figure['low'], spec)}, {_fmt(figure['high'], spec)}]"
-        plays = r["hands"] if lith else r["games"]
+        plays = r[info.units]
         cells = [escape(label), f"{plays:,}", _fmt(figure["mean"], spec), interval]
-        if not lith:
-            cells.append(_fmt(r["mean_score"]["mean"], ".2f"))
+        cells += [_fmt(r[key]["mean"], number) for _, key, number in info.result_extras]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        unit = "chips/100 hands" if lith else "win rate"
         chart.append(
             (
                 label,
                 figure["mean"],
                 figure["low"],
                 figure["high"],
-                f"{label}: {_fmt(figure['mean'], spec)} {unit}, 95% interval {interval}, "
-                f"{plays:,} {'hands' if lith else 'games'}",
+                f"{label}: {_fmt(figure['mean'], spec)} {info.measure}, 95% interval {interval}, "
+                f"{plays:,} {info.units}",
             )
         )
-    head = ["agent", "hands" if lith else "games"]
-    head += ["chips/100 hands", "95% interval"] if lith else ["win rate", "95% interval", "score"]
+    head = ["agent", info.units, info.measure, "95% interval"]
+    head += [name for name, _, _ in info.result_extras]
     table = (
         '<table id="results-table"><thead><tr>'
         + "".join(f"<th>{h}</th>" for h in head)
@@ -189,8 +188,8 @@ def _results_section(results: dict[str, Any]) -> str:
         + "".join(rows)
         + "</tbody></table>"
     )
-    centre = 0.0 if lith else 1.0 / results["players"]
-    unit = "chips/100" if lith else "win rate"
+    centre = info.baseline(results["players"])
+    unit = info.measure_short
     return (
         "<section><h2>Tournament</h2>"
         f"<p>{escape(results.get('method', ''))}</p>"
@@ -198,6 +197,12 @@ def _results_section(results: dict[str, Any]) -> str:
         + svg.interval_rows(chart, unit, centre)
         + "</section>"
     )
+
+
+def agent_colours(agents: list[str]) -> dict[str, str]:
+    """One colour per agent across the page: its place in the tournament's agents, as the
+    results chart and the hand browser (report.js) colour it."""
+    return {agent: svg.palette(i) for i, agent in enumerate(agents)}
 
 
 def _rates_section(report: dict[str, Any], bluff_equity: float) -> str:
@@ -216,6 +221,12 @@ def _rates_section(report: dict[str, Any], bluff_equity: float) -> str:
                     f'<span class="count">({rate["count"]:,}/{rate["of"]:,})</span></td>'
                 )
         rows.append(f"<tr><th>{escape(name)}</th>{''.join(cells)}</tr>")
+    gains = [report[a]["mean exchange gain"] for a in agents]
+    cells = "".join(
+        "<td>-</td>" if g is None else f"<td>{g:+.3f}</td>" for g in gains
+    )  # the same row as decktet report's
+    rows.append(f'<tr title="mean gain in hand strength an exchange brought">'
+                f"<th>exchange gain</th>{cells}</tr>")  # fmt: skip
     return (
         "<section><h2>How they bet, bluff and exchange</h2>"
         f"<p>A bluff is a bet or raise with showdown equity below {bluff_equity}.</p>"
@@ -225,7 +236,9 @@ def _rates_section(report: dict[str, Any], bluff_equity: float) -> str:
     )
 
 
-def _charts_section(decisions: list[dict[str, Any]], report: dict[str, Any]) -> str:
+def _charts_section(
+    decisions: list[dict[str, Any]], report: dict[str, Any], colours: dict[str, str]
+) -> str:
     from lith_env.hands import CATEGORIES
 
     agents = sorted(report)
@@ -243,7 +256,7 @@ def _charts_section(decisions: list[dict[str, Any]], report: dict[str, Any]) -> 
         ]
         series.append((agent, points))
     bet_chart = svg.line_chart(
-        series, "hand strength percentile", "share of betting decisions that bet or raise"
+        series, "hand strength percentile", "share of betting decisions that bet or raise", colours
     )
     categories = sorted(
         {c for a in agents for c in report[a]["exchange by category"]}, key=CATEGORIES.index
@@ -262,7 +275,9 @@ def _charts_section(decisions: list[dict[str, Any]], report: dict[str, Any]) -> 
                 ],
             )
         )
-    exchange_chart = svg.bar_rows(categories, bars, "share of exchange decisions that discard")
+    exchange_chart = svg.bar_rows(
+        categories, bars, "share of exchange decisions that discard", colours
+    )
     return (
         '<section><h2>Betting by hand strength</h2><p class="hint">Hover a point for its '
         f"counts.</p>{bet_chart}</section>"
@@ -288,7 +303,7 @@ def build_report(
     folder = Path(folder)
     results = _read_json(folder / "results.json")
     game = results["game"]
-    if game not in ("lith", "gendeneia"):
+    if game not in GAMES:
         raise ReportError(f"{folder / 'results.json'}: unknown game {game!r}")
     histories = folder / "histories.jsonl"
     if not histories.is_file():
@@ -303,7 +318,7 @@ def build_report(
         "agents": results["agents"],
         "of": results.get("recorded", {}).get("of"),
     }
-    if game == "lith":
+    if INFO[game].betting_analytics:
         from lith_env.game import LithConfig
         from tournaments.analytics import agent_report
 
@@ -319,7 +334,11 @@ def build_report(
             report = agent_report(decisions, config, bluff_equity=bluff_equity)
         except (KeyError, TypeError, ValueError) as error:
             raise ReportError(f"{path}: {error!r}") from None
-        sections += [_rates_section(report, bluff_equity), _charts_section(decisions, report)]
+        colours = agent_colours(results["agents"])
+        sections += [
+            _rates_section(report, bluff_equity),
+            _charts_section(decisions, report, colours),
+        ]
         lines = _lith_lines(folder, results, records, decisions, bluff_equity, progress)
         meta |= {
             "cards": compact.lith_cards(),

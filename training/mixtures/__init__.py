@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from training.callbacks import RunCallback, RunMetrics
 from training.config import TrainConfig
 from training.mixtures.exact_descent import ExactBestResponses
 from training.mixtures.learned_descent import LearnedExploiter
 from training.mixtures.nash import PopulationSnapshots
 from training.mixtures.uniform import Snapshots
+from training.run_callback import RunCallback, RunMetrics
 
 __all__ = ["CALLBACKS", "mixture_callback"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from agents.ppo import PPOAgent
 from lith_solver.exploitability import best_response_to, solvable_game
-from training.callbacks import RefreshBeforeRollouts
 from training.mixtures.members import keep_newest_two, play_only
+from training.run_callback import RefreshBeforeRollouts
 
 __all__ = ["ExactBestResponses"]
 

@@ -5,9 +5,10 @@ last) and plays the other seat alone; what it wins is recorded. Heads-up, any ga
 
 from __future__ import annotations
 
-from training.callbacks import RefreshBeforeRollouts
+from games import game_info
 from training.config import EVAL_BLOCKS
 from training.mixtures.members import keep_newest_two, play_only, pool_exploiter, step_of
+from training.run_callback import RefreshBeforeRollouts
 
 __all__ = ["LearnedExploiter"]
 
@@ -44,8 +45,9 @@ class LearnedExploiter(RefreshBeforeRollouts):
         self.metrics.data.setdefault("exploiter", []).append(entry)
         self.logger.record("exploit/gain", gain["mean"])
         if self.verbose_lines:
+            info = game_info(config.game)
+            f = info.signed
             self.say(
                 f"step {steps:,}: exploiter trained {found['steps']:,} more steps, wins "
-                f"{gain['mean']:+.1f} [{gain['low']:+.1f}, {gain['high']:+.1f}] "
-                f"{'chips/100 hands' if config.game == 'lith' else 'win share'}"
+                f"{gain['mean']:{f}} [{gain['low']:{f}}, {gain['high']:{f}}] {info.gain_measure}"
             )

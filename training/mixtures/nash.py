@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tournaments.population import Population
-from training.callbacks import due
 from training.config import TrainConfig
 from training.mixtures.members import pool_exploiter
 from training.mixtures.uniform import Snapshots
+from training.run_callback import due
 
 __all__ = ["PopulationSnapshots", "run_population"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from training.callbacks import RunCallback, due
 from training.opponents import newest_snapshots
+from training.run_callback import RunCallback, due
 
 __all__ = ["Snapshots"]
 

@@ -1,12 +1,12 @@
 """Facts copied from the Lith seed text (Mycake's rules), so tests never read ../shared.
 
-``SEED_TABLE``: the seed's "distribution of hands" table, per deck: category -> (count,
-{qualifier: count}) for the rows that list a qualifier breakdown. ``SEED_EXAMPLES``: for each
-category, the seed's two example hands, the upper one beating the lower one.
+``BRIEF_TABLE``: the rules brief's "distribution of hands" table, per deck: category -> (count,
+{qualifier: count}) for the rows that list a qualifier breakdown. ``BRIEF_EXAMPLES``: for each
+category, the rules brief's two example hands, the upper one beating the lower one.
 """
 
 # (count with Pawns and Courts, breakdown), (count without, breakdown)
-SEED_TABLE = {
+BRIEF_TABLE = {
     "extended": {
         "Doubly Kindred": (1, {}),
         "Running Twin Flush": (2, {"kindred": 1, "neither": 1}),
@@ -60,16 +60,16 @@ SEED_TABLE = {
         "Void": (3597, {}),
     },
 }
-SEED_TOTALS = {"extended": 13244, "basic": 7140}
+BRIEF_TOTALS = {"extended": 13244, "basic": 7140}
 
-# The one documented difference (docs/rules.md §2): eight extended-deck hands fit both Kindred Pair
-# and Single Flush Pair; the ranked list puts Kindred Pair higher, the seed's table counted them
-# as Single Flush Pair (all eight are kindred).
+# The one documented difference (docs/rules.md §2): eight extended-deck hands fit both Kindred
+# Pair and Single Flush Pair; the ranked list puts Kindred Pair higher, the rules brief's table
+# counted them as Single Flush Pair (all eight are kindred).
 KINDRED_SINGLE_FLUSH_PAIRS = 8
 
-# category: (upper example, lower example), cards as the seed lists them (high to low in tie
-# order). The seed misprints a few ranks and suits in its pictures; the names are right.
-SEED_EXAMPLES = {
+# category: (upper example, lower example), cards as the rules brief lists them (high to low in tie
+# order). The rules brief misprints a few ranks and suits in its pictures; the names are right.
+BRIEF_EXAMPLES = {
     "Doubly Kindred": (("The End", "The Market", "The Origin"), None),
     "Running Twin Flush": (
         ("The Island", "The Borderland", "The Darkness"),
@@ -165,5 +165,5 @@ SEED_EXAMPLES = {
     ),
 }
 
-# Where the rule text overrides the seed's label for an example (docs/rules.md §2).
+# Where the rule text overrides the rules brief's label for an example (docs/rules.md §2).
 EXAMPLE_OVERRIDES = {("The Island", "The Window", "The Desert"): "Kindred Pair"}

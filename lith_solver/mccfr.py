@@ -1,0 +1,106 @@
+"""What the two MCCFR solvers on card abstractions share (``lith_solver.abstraction``, the
+one-round game; ``lith_solver.abstract_exchanges``, the games with exchanges): the equity
+buckets the hands are put in, the check of the average's weights, and the compiled steps of
+an external-sampling traversal (regret matching at a decision, the opponent's sampled action,
+the traverser's regret update).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from lith_solver.one_round import OneRoundGame
+
+__all__ = [
+    "check_average_power",
+    "equity",
+    "equity_buckets",
+    "regret_strategy",
+    "regret_update",
+    "sampled_action",
+]
+
+
+def equity(game: OneRoundGame) -> np.ndarray:
+    """Each hand's showdown equity (0 to 1) against a uniformly random disjoint hand."""
+    net = game.showdown_net(np.ones((1, game.num_hands)))[0]
+    return 0.5 + 0.5 * net / game.num_opponent_hands
+
+
+def equity_buckets(game: OneRoundGame, buckets: int, merge_ties: bool = True) -> np.ndarray:
+    """The bucket (0 weakest) of every hand: equal-sized groups by equity rank. With
+    ``merge_ties``, hands of equal equity always share a bucket (in the one-round game they
+    play alike); without, ties are split by the hands' order, so that as many buckets as
+    hands keep every hand apart (with exchanges, hands of one equity are not alike: they
+    hold other cards to give and draw)."""
+    if not isinstance(buckets, int) or isinstance(buckets, bool) or buckets < 1:
+        raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
+    if buckets > game.num_hands:
+        raise ValueError(f"buckets: at most the game's {game.num_hands} hands, got {buckets}")
+    values = np.round(equity(game), 12)
+    order = np.argsort(values, kind="stable")
+    bucket_of_rank = np.arange(game.num_hands) * buckets // game.num_hands
+    out = np.empty(game.num_hands, dtype=np.int64)
+    out[order] = bucket_of_rank
+    if not merge_ties:
+        return out
+    # A group of equal equity goes wholly into the bucket of its first (lowest) rank.
+    distinct, first = np.unique(values[order], return_index=True)
+    lowest = bucket_of_rank[first]
+    out = lowest[np.searchsorted(distinct, values)]
+    return out
+
+
+def check_average_power(power: float) -> None:
+    """``ValueError`` unless ``power`` is a number from 0 to 4 (the average's weights
+    ``t**power`` stay finite)."""
+    if isinstance(power, bool) or not isinstance(power, int | float) or not 0 <= power <= 4:
+        raise ValueError(f"average_power: must be a number from 0 to 4, got {power!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled steps of a traversal
+
+
+@njit(cache=True)
+def regret_strategy(
+    regrets: np.ndarray, d: int, b: int, width: int, out: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    """``out[:width]``: regret matching on the regrets of decision ``d``, bucket ``b``."""
+    total = 0.0
+    for a in range(width):
+        if regrets[d, b, a] > 0.0:
+            total += regrets[d, b, a]
+    for a in range(width):
+        out[a] = max(regrets[d, b, a], 0.0) / total if total > 0.0 else 1.0 / width
+
+
+@njit(cache=True)
+def sampled_action(
+    sums: np.ndarray, d: int, b: int, sigma: np.ndarray, weight: float
+) -> int:  # pragma: no cover - compiled
+    """At an opponent's decision: add its strategy ``sigma`` to the average's sums (times
+    ``weight``) and draw its action from it."""
+    k = len(sigma)
+    for a in range(k):
+        sums[d, b, a] += weight * sigma[a]
+    draw, a, cumulative = np.random.random(), 0, sigma[0]  # noqa: NPY002 (numba)
+    while draw >= cumulative and a < k - 1:
+        a += 1
+        cumulative += sigma[a]
+    return a
+
+
+@njit(cache=True)
+def regret_update(
+    regrets: np.ndarray, d: int, b: int, sigma: np.ndarray, values: np.ndarray, weight: float
+) -> float:  # pragma: no cover - compiled
+    """At the traverser's decision: its value under ``sigma``, each action's regret against
+    it added (times ``weight``)."""
+    v = 0.0
+    for a in range(len(sigma)):
+        v += sigma[a] * values[a]
+    for a in range(len(sigma)):
+        regrets[d, b, a] += weight * (values[a] - v)
+    return v
