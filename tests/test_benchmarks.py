@@ -1,11 +1,14 @@
 """The benchmark harness counts what it says it counts (timing itself is never asserted)."""
 
+import json
+
 import gymnasium as gym
 import pytest
 
 import lith_env  # registers Lith-v0
 from agents.random_agent import RandomAgent
-from benchmarks.run import lith_decisions, main, run_aec, run_gym
+from benchmarks.envs import lith_decisions, run_aec, run_gym
+from benchmarks.run import BENCHMARKS, NAMES, main
 
 
 class CountingAgent(RandomAgent):
@@ -56,6 +59,22 @@ def test_bad_flags_are_named_before_anything_runs(argv, message, capsys):
     assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
+def test_every_benchmark_is_named_once_in_the_help_and_runs_in_the_registry():
+    assert sorted(NAMES) == sorted(BENCHMARKS) and len(set(NAMES)) == len(NAMES)
+    keys = [b.key for benchmarks in BENCHMARKS.values() for b in benchmarks]
+    assert len(set(keys)) == len(keys)
+
+
+def test_a_benchmark_runs_from_the_command_line_and_writes_its_figures(tmp_path, capsys):
+    path = tmp_path / "figures.json"
+    argv = ["gendeneia", "--seconds", "0.01", "--env-repeat", "1", "--json", str(path)]
+    assert main(argv) == 0
+    figures = json.loads(path.read_text())
+    assert list(figures) == ["machine", "numpy", "gendeneia"]
+    assert set(figures["gendeneia"]) == {"2", "4", "6"}
+    assert "Gendeneia, random legal play" in capsys.readouterr().out
+
+
 def test_help_shows_every_default(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
@@ -65,7 +84,7 @@ def test_help_shows_every_default(capsys):
 
 @pytest.mark.slow
 def test_solver_benchmark_counts_information_sets():
-    from benchmarks.run import bench_solver
+    from benchmarks.solvers import bench_solver
 
     result = bench_solver(iterations=1, repeat=1)
     # One-round heads-up Lith: ten decisions of the betting round, 13,244 hands each.
@@ -95,8 +114,6 @@ def test_solver_benchmark_counts_information_sets():
 def test_the_fingerprint_repeats_and_changes_with_a_result(tmp_path, monkeypatch):
     """python -m benchmarks.fingerprint is a check that a change alters no result: it must
     give the same digests twice, and another digest when a seeded result changes."""
-    import json
-
     from benchmarks import fingerprint
 
     assert fingerprint.main([str(tmp_path / "f.json"), "--quick"]) == 0
@@ -113,7 +130,7 @@ def test_the_fingerprint_repeats_and_changes_with_a_result(tmp_path, monkeypatch
 
 @pytest.mark.slow
 def test_the_methods_benchmark_times_each_learner_and_splits_its_time():
-    from benchmarks.run import bench_methods
+    from benchmarks.learning import bench_methods
 
     result = bench_methods(steps=4096, mccfr_iterations=2)
     for name in ("MaskablePPO (5 epochs)", "PPO tuned (8 epochs)", "MMD (moving magnet)"):
@@ -127,7 +144,7 @@ def test_the_methods_benchmark_times_each_learner_and_splits_its_time():
 
 @pytest.mark.openspiel
 def test_the_ismcts_benchmark_times_both_searches_and_every_stage():
-    from benchmarks.run import bench_ismcts
+    from benchmarks.search import bench_ismcts
 
     result = bench_ismcts(iterations=20, repeat=1, states=1)
     rates = result["kuhn simulations/s"]
@@ -142,7 +159,7 @@ def test_the_ismcts_benchmark_times_both_searches_and_every_stage():
 
 
 def test_the_lith_search_benchmark_times_worlds_beside_a_deep_copy_and_decisions():
-    from benchmarks.run import bench_lith_search
+    from benchmarks.search import bench_lith_search
 
     result = bench_lith_search(iterations=5, repeat=1, hands=1)
     micro = result["microseconds"]
@@ -153,7 +170,7 @@ def test_the_lith_search_benchmark_times_worlds_beside_a_deep_copy_and_decisions
 
 
 def test_the_web_benchmark_times_every_move_of_every_session_on_loopback():
-    from benchmarks.run import bench_web
+    from benchmarks.web import bench_web
 
     result = bench_web(sessions=3, moves=4)
     assert result["errors"] == [] and result["moves"] == 12  # three people, four moves each
@@ -161,7 +178,7 @@ def test_the_web_benchmark_times_every_move_of_every_session_on_loopback():
 
 
 def test_the_search_benchmark_times_every_primitive_beside_its_reference():
-    from benchmarks.run import bench_search
+    from benchmarks.search import bench_search
 
     result = bench_search(repeat=1, states=3)
     assert set(result["microseconds"]) == {"deepcopy", "clone", "sampled world"}
