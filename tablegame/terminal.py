@@ -1,41 +1,55 @@
-"""What the games' ``play`` programs share: asking a person at the terminal, and checking the
-options before any card is dealt.
+"""The games' terminal programs, once: the options, the session loop, and asking a person.
 
-The programs (``python -m lith_env.play``, ``python -m gendeneia_env.play``) read answers with
-:class:`Prompter`: numbered menus that re-ask on bad input. Typing ``q`` or closing the input
-(Ctrl-D) raises :class:`Quit`, which the programs catch to save the session and say where.
+A game's program (``decktet play``, ``decktet play --game gendeneia``) builds its
+options with :func:`play_parser` (the seats, the bots, the seed, its rules, where to save) and
+subclasses :class:`PlaySession` with its engine, its words and how it saves; :func:`run_session`
+runs it. The session checks every option before any card is dealt, deals, shows the person's
+table and menu at their turns, plays the bots' turns, prints what happened in public words and
+the screen that closes each hand, and saves as it goes.
 
-Their rule options are built with :class:`RuleOptions` (a flag for some rules, ``--rule
-key=value`` for every rule, one rule set twice is an error), their bots with :func:`make_bots`
-(an unknown agent, or a trained model that does not fit the table, is an error), and
-:func:`run_session` turns any bad option into argparse's error: a message naming the option,
-exit code 2, no traceback, nothing of the table shown.
+Answers are read with :class:`Prompter`: numbered menus that re-ask on bad input. Typing ``q``
+or closing the input (Ctrl-D) raises :class:`Quit`; the session then leaves the table, saves
+and says where.
+
+Rule options are built with :class:`RuleOptions` (a flag for some rules, ``--rule key=value``
+for every rule, one rule set twice is an error), the bots with :func:`make_bots` (an unknown
+agent, or a trained model that does not fit the table, is an error), and :func:`run_session`
+turns any bad option into argparse's error: a message naming the option, exit code 2, no
+traceback, nothing of the table shown.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from tablegame.agent import Agent
+from tablegame.cli import int_at_least
 from tablegame.registry import agent_names, make_agent
 from tablegame.rules import make_config, parse_rules, rule_names
 
 __all__ = [
+    "PlaySession",
+    "Played",
     "Prompter",
     "Quit",
     "RuleOptions",
     "bots_help",
     "history_path",
     "make_bots",
+    "play_parser",
     "run_session",
     "seat_bots",
+    "seating",
 ]
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -273,8 +287,179 @@ def history_path(given: Path | None, default: Path) -> Path:
     return path
 
 
+def play_parser(
+    game: str,
+    *,
+    prog: str,
+    description: str,
+    epilog: str,
+    players: tuple[int, int],
+    bots: str,
+    seed_help: str,
+    rule_options: Callable[[argparse.ArgumentParser], RuleOptions],
+    history_help: str,
+) -> tuple[argparse.ArgumentParser, RuleOptions]:
+    """A play program's options: ``--players`` (``players``: the default and the most),
+    ``--bots``, ``--seat``, ``--seed``, the rules ``rule_options`` adds, then ``--history``.
+    Returns the parser and the part of it that sets the rules."""
+    parser = argparse.ArgumentParser(prog=prog, description=description, epilog=epilog)
+    default, most = players
+    parser.add_argument(
+        "--players", type=int, default=default,
+        help=f"seats at the table, 2-{most} (default: {default})",
+    )  # fmt: skip
+    parser.add_argument("--bots", default=bots, help=bots_help(game, bots))
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, from 0 to players-1 (default: 0)"
+    )
+    parser.add_argument("--seed", type=int_at_least(0), default=None, help=seed_help)
+    rules = rule_options(parser)
+    parser.add_argument("--history", type=Path, default=None, help=history_help)
+    return parser, rules
+
+
+def seating(me: int, specs: Mapping[int, str]) -> str:
+    """Who sits where, as a session's first line says it."""
+    return f"you are seat {me}; bots: " + ", ".join(f"seat {s} {spec}" for s, spec in specs.items())
+
+
+# ---------------------------------------------------------------------------------------------
+# The session
+
+
+@dataclass
+class Played:
+    """What a move did: the lines saying it in public words, whether the game's file is to be
+    saved now, and whether it ended a hand (the person then asks for the next one)."""
+
+    lines: Sequence[RenderableType] = ()
+    save: bool = False
+    hand_over: bool = False
+
+
+class PlaySession(ABC):
+    """One sitting at the terminal against the bots. Building it checks every option (a
+    ``ValueError`` naming the bad one) before any card is dealt; :meth:`run` plays until the
+    game ends or the person leaves, and saves.
+
+    A game fills in the hooks: its checks of the options, its spaces (for the bots' models),
+    its engine, what the person sees and is asked, a bot's move, a move played and said in
+    words, the closing screen, and how and where the game is saved."""
+
+    game: ClassVar[str]  # the game's name for agents ("lith")
+    history_name: ClassVar[str]  # the default file under runs/play, a strftime pattern
+
+    def __init__(
+        self, args: argparse.Namespace, prompter: Prompter, console: Console, rules: RuleOptions
+    ) -> None:
+        config = rules.config(args, args.players)
+        self.check(config, rules.set_by(args))
+        n = config.num_players
+        if not 0 <= args.seat < n:
+            raise ValueError(f"--seat: must be 0-{n - 1} at a {n}-player table, got {args.seat}")
+        self.specs = seat_bots(args.bots, n, args.seat)
+        self.bots = make_bots(
+            self.specs, self.game, config, args.seed, *self.spaces(config), self.table_for_size
+        )
+        self.path = history_path(
+            args.history,
+            Path("runs/play") / datetime.datetime.now().strftime(self.history_name),
+        )
+        self.config, self.me, self.prompter, self.console = config, args.seat, prompter, console
+        self.labels = [self.specs.get(s, "you") for s in range(n)]
+        self.deal(args.seed)
+
+    # --------------------------------------------------------------------- the game's hooks
+
+    def check(self, config: Any, set_by: Mapping[str, str]) -> None:  # noqa: B027 - optional
+        """Refuse options that would change nothing (``set_by``: rule -> the option that set
+        it) with a ``ValueError`` naming the option; none by default."""
+
+    @abstractmethod
+    def spaces(self, config: Any) -> tuple[int, int]:
+        """The table's observation size and number of actions."""
+
+    def table_for_size(self, size: int) -> str | None:
+        """The table whose observations have ``size`` entries, in words, if any."""
+        return None
+
+    @abstractmethod
+    def deal(self, seed: int | None) -> None:
+        """Build the engine (and the words) from ``self.config`` and ``seed``."""
+
+    @abstractmethod
+    def intro(self) -> Sequence[RenderableType]:
+        """The lines that open the session."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def to_act(self) -> int: ...
+
+    @abstractmethod
+    def table(self) -> Sequence[RenderableType]:
+        """The table as the person sees it at their turn."""
+
+    @abstractmethod
+    def ask(self) -> Any:
+        """The person's move, asked with ``self.prompter``."""
+
+    @abstractmethod
+    def bot_move(self, seat: int, bot: Agent) -> Any:
+        """The move of the bot at ``seat``, from what that seat observes."""
+
+    @abstractmethod
+    def play(self, seat: int, move: Any) -> Played:
+        """Apply ``seat``'s move and say what happened."""
+
+    @abstractmethod
+    def closing(self) -> Sequence[RenderableType]:
+        """The screen of a game played to its end."""
+
+    @abstractmethod
+    def save(self) -> None:
+        """Write what there is to keep to ``self.path``."""
+
+    @abstractmethod
+    def saved(self) -> str:
+        """The last line: what was saved, and where."""
+
+    # --------------------------------------------------------------------- the loop
+
+    def show(self, lines: Sequence[RenderableType]) -> None:
+        """Print ``lines`` (text with rich markup, or tables) one after another."""
+        for line in lines:
+            self.console.print(line)
+
+    def run(self) -> None:
+        """Play until the game ends or the person leaves; save as the game asks, and at the
+        end whatever happens."""
+        self.show(self.intro())
+        try:
+            while not self.is_over():
+                seat = self.to_act()
+                if seat == self.me:
+                    self.show(self.table())
+                    move = self.ask()
+                else:
+                    move = self.bot_move(seat, self.bots[seat])
+                played = self.play(seat, move)
+                self.show(played.lines)
+                if played.save:
+                    self.save()
+                if played.hand_over and not self.is_over():
+                    self.prompter.pause("press Enter for the next hand (q to quit) ")
+            self.show(self.closing())
+        except (Quit, KeyboardInterrupt):  # q, end of input, or Ctrl-C while a bot thinks
+            self.console.print("Leaving the table.")
+        finally:
+            self.save()
+        self.console.print(self.saved())
+
+
 def run_session(
-    session_type: type,
+    session_type: Callable[[argparse.Namespace, Prompter, Console], PlaySession],
     parser: argparse.ArgumentParser,
     argv: Sequence[str] | None = None,
     stdin: TextIO | None = None,

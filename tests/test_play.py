@@ -36,7 +36,7 @@ def refused(program, argv, capsys) -> str:
     assert out == ""  # no table, no deal, no "Leaving the table."
     assert "Traceback" not in err
     lines = err.strip().splitlines()
-    assert lines[0].startswith("usage: python -m ")
+    assert lines[0].startswith("usage: decktet play")
     return lines[-1]
 
 
@@ -78,7 +78,7 @@ def test_lith_match_to_the_end_replays_from_its_history(tmp_path, capsys):
 
 def test_lith_under_the_demon_excuse_reads_a_hand_holding_it_both_ways(tmp_path, capsys):
     from lith_env.game import LithConfig
-    from lith_env.play import read_hand
+    from lith_env.words import read_hand
 
     path = tmp_path / "hands.json"
     argv = ["--seed", "4", "--bots", "caller", "--excuse", "demon", "--hands", "2"]

@@ -4,6 +4,7 @@ and whole games played through the page in Debian's headless Chromium."""
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 import re
@@ -42,6 +43,11 @@ def act(client, state, choice, amount=None) -> dict:
     return response.json()
 
 
+def folder_of(tmp_path, state) -> Path:
+    """The session's folder on the server's disk: the page is sent only its name."""
+    return tmp_path / "web" / state["history"]
+
+
 def table_of(client, state):
     """The server's table behind a state (the test looks inside; a client cannot)."""
     return client.app_state_tables[state["id"]]
@@ -68,7 +74,8 @@ def store_client(tmp_path, monkeypatch):
 
 def _about_now(state: dict) -> str:
     """What a state says of the deal in play: the view, the choices and the bots' decisions.
-    (The log and past results name cards that were public then and may be dealt again.)"""
+    (The log and past results name cards that were public then and may be dealt again: the
+    tests below check them hand by hand.)"""
     decisions = [f["decisions"] for f in state["finished"]]
     return json.dumps([state["view"], state["choices"], decisions])
 
@@ -119,6 +126,86 @@ def test_a_lith_table_plays_and_never_sends_a_hidden_card(store_client, players,
         assert not any(n in json.dumps(decision) for n in (c.name for c in CARDS))  # no card named
 
 
+LITH_NAMES = [c.name for c in CARDS]  # no name holds another (test_play checks it)
+
+
+def _named(text: str) -> set[str]:
+    """The Lith cards ``text`` names."""
+    return {name for name in LITH_NAMES if name in text}
+
+
+def _lith_seen_in(record: dict, me: int) -> set[str]:
+    """The cards of a finished hand seat ``me`` may see: those it was dealt, received or gave
+    away at an exchange, and those the rules show at showdown."""
+    seen = set(record["cards"][me] or ())  # None: a seat out of chips, not dealt in
+    for exchange in record["exchanges"]:
+        seen.add(exchange["discards"].get(str(me)))
+        if str(me) in exchange["received"]:
+            seen.add(exchange["received"][str(me)]["card"])
+    for cards in record["showdown"].values():
+        seen |= set(cards)
+    return seen
+
+
+def _lith_seen_now(table) -> set[str]:
+    """The cards of the hand in play the person may see: theirs, those they gave away, and
+    those shown (none before the showdown)."""
+    hand, me = table.engine.hand, table.me
+    seen = set(hand.cards[me]) | {log.discards.get(me) for log in hand.exchanges}
+    seen |= {c for cards in table.engine.observe(me).showdown.values() for c in cards}
+    return {CARDS[c].name for c in seen - {None}}
+
+
+def _log_by_hand(log: list[str], hands_played: int) -> dict[int, list[str]]:
+    """The sent log's lines by the hand they tell of: a hand's lines end with "hand N is
+    over", and the lines after the last of those are the hand in play's."""
+    by_hand: dict[int, list[str]] = collections.defaultdict(list)
+    hand = hands_played + 1
+    for line in reversed(log):
+        over = re.fullmatch(r"hand (\d+) is over", line)
+        if over:
+            hand = int(over.group(1))
+        by_hand[hand].append(line)
+    return by_hand
+
+
+@pytest.mark.parametrize(
+    "players,bots,rules,seed",
+    [
+        (2, "tag", {}, 1),
+        (3, "rock,caller", {}, 2),
+        (4, "tag,bluffer,rock", {"excuse": "demon"}, 3),
+    ],
+)
+def test_a_bots_cards_reach_the_person_only_at_a_showdown(store_client, players, bots, rules, seed):
+    """Every state's finished hands and log, hand by hand: each names only the cards the
+    person may see in that hand (their own, and those shown at showdown), so a folded bot's
+    cards are never sent. The hands are judged by their records, which the server keeps and
+    does not send. (The view, the choices and the decisions: the test above.)"""
+    state = new(store_client, game="lith", players=players, bots=bots, rules=rules, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(80):
+        table = table_of(store_client, state)
+        records = table.engine.records
+        for done in state["finished"]:
+            seen = _lith_seen_in(records[done["hand"] - 1], table.me)
+            assert _named(json.dumps(done)) <= seen, done["hand"]
+        for hand, lines in _log_by_hand(state["log"], len(records)).items():
+            in_play = hand > len(records)
+            seen = _lith_seen_now(table) if in_play else _lith_seen_in(records[hand - 1], table.me)
+            assert _named(json.dumps(lines)) <= seen, hand
+        if state["over"]:
+            break
+        i = rng.randrange(len(state["choices"]))
+        choice = state["choices"][i]
+        amount = None if "amount" not in choice else rng.randint(*choice["amount"])
+        state = act(store_client, state, i, amount)
+    records = table_of(store_client, state).engine.records
+    # what the test is for happened: a bot folded, and a hand went to showdown
+    assert any(a["kind"] == "fold" and a["seat"] != 0 for r in records for a in r["actions"])
+    assert any(r["showdown"] for r in records)
+
+
 def test_the_default_bots_are_the_zoos_where_it_has_one_for_the_table(client):
     games = client.get("/api/options").json()["games"]
     assert games["lith"]["bots"]["2"] == "zoo:lith-hu"
@@ -155,23 +242,29 @@ def test_the_gendeneia_search_shows_the_distribution_each_move_was_drawn_from(cl
         assert probabilities[decision["played"]] > 0  # it played what it could draw
 
 
-def test_a_gendeneia_game_plays_to_its_end_and_hides_the_other_pairs(store_client):
+def test_a_gendeneia_game_plays_to_its_end_and_hides_the_other_pairs(store_client, tmp_path):
+    """The view, the choices, the decisions, the log's new lines and the finished game's
+    result never name a card of another seat's pair in hand."""
     state = new(store_client, game="gendeneia", players=3, bots="greedy,spoiler", seed=4)
-    moves = 0
-    while not state["over"]:
+    moves, logged = 0, 0  # my moves; the server's log lines already checked
+    while True:
         table = table_of(store_client, state)
-        sent = _about_now(state)
+        fresh = len(table.log) - logged
+        new_lines = state["log"][-fresh:] if fresh else []
+        logged = len(table.log)
+        sent = _about_now(state) + json.dumps([new_lines, state["finished"]])
         for seat, pair in enumerate(table.engine.hands):
             if seat != table.me:
                 for card in pair:
                     if card is not None:
-                        assert not re.search(rf"(?<![0-9]){card_name(card)}\b", sent), card_name(
-                            card
-                        )
+                        name = card_name(card)
+                        assert not re.search(rf"(?<![0-9]){name}\b", sent), name
+        if state["over"]:
+            break
         state = act(store_client, state, moves % len(state["choices"]))
         moves += 1
     assert state["view"]["winners"] and state["finished"][-1]["scores"] == state["view"]["scores"]
-    (record,) = load_records(Path(state["history"]) / "histories.jsonl")
+    (record,) = load_records(folder_of(tmp_path, state) / "histories.jsonl")
     assert record["seed"] == 4 and record["agents"] == ["you", "greedy", "spoiler"]
     assert replay_game(record).scores() == record["scores"]
 
@@ -301,14 +394,14 @@ def test_a_fuzz_of_bad_and_replayed_requests_leaves_every_game_consistent(client
                 break
             state = act(client, state, 0 if len(state["choices"]) == 1 else 1)
         if state["game"] == "lith":
-            records = load_records(Path(state["history"]) / "histories.jsonl")
+            records = load_records(folder_of(tmp_path, state) / "histories.jsonl")
             assert records, table_id
             for record in records:
                 replay_hand(record)  # raises if the record does not replay
                 assert sum(record["net"]) == 0
 
 
-def test_a_session_opens_in_the_reports_replayer(client, capsys):
+def test_a_session_opens_in_the_reports_replayer(client, tmp_path, capsys):
     """The session's folder is a tournament folder to the report: its hands, every decision
     for the rates, and each label's chips with an interval."""
     from tournaments.report import cli as report
@@ -316,7 +409,7 @@ def test_a_session_opens_in_the_reports_replayer(client, capsys):
     state = new(client, game="lith", players=3, bots="tag,caller", seed=8)
     while len(state["finished"]) < 3:
         state = act(client, state, 1 if len(state["choices"]) > 1 else 0)
-    folder = Path(state["history"])
+    folder = folder_of(tmp_path, state)
     results = json.loads((folder / "results.json").read_text())
     assert results["agents"] == ["you", "tag", "caller"]
     hands = {a: r["hands"] for a, r in results["agents_results"].items()}
@@ -327,7 +420,36 @@ def test_a_session_opens_in_the_reports_replayer(client, capsys):
         assert replay_hand(record).net() == record["net"]
 
 
-def test_the_command_refuses_bad_options(capsys, tmp_path):
+def test_no_answer_names_a_path_of_the_server(client, tmp_path):
+    """The page is sent the name of the session's folder, never where the server keeps it:
+    no answer of any call (a state, an error, leaving) names a path on the server's disk."""
+    answers = [client.get("/api/options").json()]
+    for game, players, bots in (("lith", 2, "caller"), ("gendeneia", 3, "greedy")):
+        state = new(client, game=game, players=players, bots=bots, seed=1)
+        answers.append(state)
+        assert state["history"] == f"{game}-{state['id']}"
+        assert folder_of(tmp_path, state).is_dir()
+        for _ in range(40):
+            if state["over"] or len(state["finished"]) >= 2:
+                break
+            state = act(client, state, 0)
+            answers.append(state)
+        url = f"/api/tables/{state['id']}"
+        answers.append(client.get(url).json())
+        answers.append(client.post(f"{url}/act", json={"choice": 99, "version": 0}).json())
+        answers.append(client.delete(url).json())
+        assert answers[-1] == {"left": True, "history": state["history"]}
+    text = json.dumps(answers)
+    for path in (tmp_path, Path.cwd(), Path.home(), Path(__file__).resolve().parents[1]):
+        assert str(path) not in text, path
+    assert not re.search(r"(?<![\w.])/[\w.-]+/", text)  # no absolute path of any folder
+
+
+def test_the_command_refuses_bad_options(capsys, tmp_path, monkeypatch):
+    def serve(*args, **kwargs):
+        raise AssertionError("the server started despite a bad option")
+
+    monkeypatch.setattr("uvicorn.run", serve)
     for argv, message in ((["--port", "0"], "--port"), (["--port", "70000"], "--port"),
                           (["--port", "x"], "--port")):  # fmt: skip
         with pytest.raises(SystemExit) as stop:
@@ -337,9 +459,10 @@ def test_the_command_refuses_bad_options(capsys, tmp_path):
     with pytest.raises(SystemExit) as stop:
         cli.main(["--history-dir", str(tmp_path / "file")])
     assert stop.value.code == 2 and "--history-dir" in capsys.readouterr().err
+    # An address of TEST-NET (RFC 5737), on no machine: binding it fails here, sending nothing.
     with pytest.raises(SystemExit) as stop:
-        cli.main(["--host", "no.such.host.invalid"])
-    assert stop.value.code == 2 and "--host: 'no.such.host.invalid'" in capsys.readouterr().err
+        cli.main(["--host", "192.0.2.1"])
+    assert stop.value.code == 2 and "--host: cannot listen on 192.0.2.1:" in capsys.readouterr().err
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -347,6 +470,20 @@ def test_the_command_refuses_bad_options(capsys, tmp_path):
             cli.main(["--port", str(taken.getsockname()[1])])
     assert stop.value.code == 2 and "--port: cannot listen on" in capsys.readouterr().err
     assert cli.build_parser().get_default("host") == "127.0.0.1"
+
+
+def test_the_command_refuses_a_host_name_that_does_not_resolve(capsys, monkeypatch):
+    """A name no resolver knows, without asking one: the lookup is made to fail as it would."""
+
+    def unknown(host, *args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(cli.socket, "getaddrinfo", unknown)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--host", "no.such.host.invalid"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert "--host: 'no.such.host.invalid' is not an address of this machine" in err
 
 
 # ------------------------------------------------------------------------ in the browser
@@ -427,6 +564,10 @@ def test_a_person_plays_a_lith_hand_with_an_exchange_to_a_showdown(browser, serv
     assert len(shown) == 2  # a showdown: both hands face up
     assert all(len(s.find_elements(By.CSS_SELECTOR, ".card")) == 3 for s in shown)
     assert "pot of" in browser.find_element(By.ID, "finished").text
+    saved = browser.find_element(By.ID, "history").text  # the folder by name, not its path
+    assert re.search(r"saved in the folder lith-\S+ of the server's --history-dir", saved)
+    assert "python -m tournaments.report runs/web/lith-" in saved
+    assert not re.search(r"(?<![\w.])/[\w.-]+/", saved)
     assert browser.find_element(By.CSS_SELECTOR, "table.decisions tbody tr")
     assert browser.find_element(By.ID, "error").text == ""
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -1,4 +1,4 @@
-"""``python -m webplay``: the browser game (see :mod:`webplay.cli`)."""
+"""``decktet web``: the browser game (see :mod:`webplay.cli`)."""
 
 from webplay.cli import main
 

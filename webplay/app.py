@@ -35,10 +35,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from games import GAMES, rule_names
+from games import GAMES, INFO, rule_names
 from tablegame.registry import agent_names
 from webplay.tables import (
-    MAX_PLAYERS,
     NotNowError,
     StaleError,
     WebTable,
@@ -184,8 +183,11 @@ def make_app(history_dir: Path = Path("runs/web")) -> Starlette:
 
         games = {
             g: {
-                "players": [2, MAX_PLAYERS[g]],
-                "bots": {n: default_bots(g, n) for n in range(2, MAX_PLAYERS[g] + 1)},
+                "players": [INFO[g].min_players, INFO[g].max_players],
+                "bots": {
+                    n: default_bots(g, n)
+                    for n in range(INFO[g].min_players, INFO[g].max_players + 1)
+                },
                 "agents": agent_names(g),
                 "rules": list(rule_names(g)),
             }
@@ -231,7 +233,7 @@ def make_app(history_dir: Path = Path("runs/web")) -> Starlette:
 
     def leave(request: Request) -> Response:
         table = store.drop(request.path_params["table_id"])
-        return JSONResponse({"left": True, "history": str(table.history)})
+        return JSONResponse({"left": True, "history": table.history.name})
 
     async def refused(request: Request, error: RequestError) -> Response:
         return JSONResponse({"error": str(error)}, status_code=error.status)

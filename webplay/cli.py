@@ -1,10 +1,10 @@
-"""python -m webplay: serve the browser game on this machine.
+"""decktet web: serve the browser game on this machine.
 
-    python -m webplay [--host 127.0.0.1] [--port 8000] [--history-dir runs/web]
+    decktet web [--host 127.0.0.1] [--port 8000] [--history-dir runs/web]
 
 Open http://127.0.0.1:8000 and choose a game, its seats, rules and bots (the zoo's by default).
 The server listens on the loopback address unless --host says otherwise; each table's session
-is saved under --history-dir as records the engine replays, which python -m tournaments.report
+is saved under --history-dir as records the engine replays, which decktet report
 FOLDER --html opens in the report's replayer.
 """
 
@@ -48,7 +48,7 @@ def _cannot_listen(host: str, port: int) -> str | None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m webplay",
+        prog="decktet web",
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("\n\n", 2)[2],

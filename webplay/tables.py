@@ -2,17 +2,18 @@
 
 A table holds the engine, the bots and the person's seat. :meth:`WebTable.state` is all the
 page is sent: the person's own view of the table (the engine's ``observe``, which holds no card
-the seat may not see), the legal actions as labelled choices, the public log, and for each
-finished hand its public result and the bots' action probabilities at their decisions.
+the seat may not see), the legal actions as labelled choices, the public log (worded as the
+terminal game words it: ``lith_env.words``, ``gendeneia_env.words``), for each finished hand
+its public result and the bots' action probabilities at their decisions, and the name of the
+session's folder (not its path on the server).
 :meth:`WebTable.act` takes a choice by its index (and an amount where the person types one),
 plays the bots until the person is to act again, and saves every finished hand or game in
 the session's folder (``tournaments.sessions``): records the engine replays, which
-``python -m tournaments.report FOLDER --html`` opens in the report's replayer.
+``decktet report FOLDER --html`` opens in the report's replayer.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import threading
 from collections.abc import Mapping
@@ -20,14 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rich.console import Console
 
-from games import config_class, game_config
+from games import game_config, game_info
 from tablegame.terminal import make_bots, seat_bots
 from tournaments.sessions import SessionFolder
 
 __all__ = [
-    "MAX_PLAYERS",
     "GendeneiaTable",
     "LithTable",
     "NotNowError",
@@ -38,8 +37,6 @@ __all__ = [
     "new_table",
 ]
 
-MAX_PLAYERS = {"lith": 10, "gendeneia": 6}
-HEURISTICS = {"lith": "tag,bluffer,rock", "gendeneia": "greedy,spoiler"}
 LOG_LIMIT = 200  # public log lines kept for the page
 
 
@@ -107,7 +104,7 @@ class WebTable:
             "choices": self.choices() if mine else [],
             "log": self.log[-LOG_LIMIT:],
             "finished": self.finished[-5:],
-            "history": str(self.history),
+            "history": self.history.name,  # the folder under the server's --history-dir
         }
 
     def act(self, choice: Any, amount: Any, version: Any) -> dict:
@@ -181,11 +178,10 @@ class LithTable(WebTable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from lith_env.game import LithGame
-        from lith_env.play import LithScreen
+        from lith_env.words import LithWords
 
         self.engine = LithGame(self.config, seed=self.seed, first_dealer=None)
-        # the terminal game's words for the log; its console writes nowhere
-        self.screen = LithScreen(Console(file=io.StringIO()), self.config, self.me, self.labels())
+        self.words = LithWords(self.config, self.me, self.labels())
         self.shown = 0  # public actions of this hand already in the log
         self.run_bots()
 
@@ -201,7 +197,7 @@ class LithTable(WebTable):
         return self.engine.is_over
 
     def _menu(self) -> list:
-        from lith_env.play import menu
+        from lith_env.words import menu
 
         return menu(self.engine, self.config)
 
@@ -217,7 +213,7 @@ class LithTable(WebTable):
 
     def view(self) -> dict:
         from lith_env.cards import CARDS
-        from lith_env.play import read_hand
+        from lith_env.words import read_hand
 
         seen = self.engine.observe(self.me)
         view = jsonable(seen)
@@ -240,7 +236,7 @@ class LithTable(WebTable):
 
     def bot_step(self, seat: int) -> None:
         from lith_env.encoding import action_from_id, action_mask, encode
-        from lith_env.play import public_label
+        from lith_env.words import public_label
 
         hand = self.engine.hand
         observation = encode(self.engine.observe(seat), self.config)
@@ -249,12 +245,12 @@ class LithTable(WebTable):
         self._apply(seat, action_from_id(hand, self.decide(seat, observation, mask, names)))
 
     def _apply(self, seat: int, action: Any) -> None:
-        before, screen = self.engine.hands_played, self.screen
+        before, words = self.engine.hands_played, self.words
         self.session.decision(self.engine.hand, seat, action)
         self.engine.apply(action)
         if self.engine.hands_played > before:  # the hand ended; the next one is dealt
             record = self.engine.records[-1]
-            self.log += [screen.describe(a) for a in record["actions"][self.shown :]]
+            self.log += [words.describe(a) for a in record["actions"][self.shown :]]
             self.log.append(f"hand {self.engine.hands_played} is over")
             self.finished.append(
                 {"hand": self.engine.hands_played, **_public_result(record),
@@ -264,7 +260,7 @@ class LithTable(WebTable):
             self.session.finished(record)
         else:
             actions = self.engine.observe(self.me).actions
-            self.log += [screen.describe(a) for a in actions[self.shown :]]
+            self.log += [words.describe(a) for a in actions[self.shown :]]
             self.shown = len(actions)
 
 
@@ -288,12 +284,10 @@ class GendeneiaTable(WebTable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from gendeneia_env.game import GendeneiaGame
-        from gendeneia_env.play import GendeneiaScreen
+        from gendeneia_env.words import GendeneiaWords
 
         self.engine = GendeneiaGame(self.config, seed=self.seed)
-        # the terminal game's words for the menu and the log; its console writes nowhere
-        console = Console(file=io.StringIO())
-        self.screen = GendeneiaScreen(console, self.engine, self.me, self.labels())
+        self.words = GendeneiaWords(self.engine, self.me, self.labels())
         self.run_bots()
 
     def spaces(self) -> tuple[int, int]:
@@ -308,9 +302,9 @@ class GendeneiaTable(WebTable):
         return self.engine.is_over
 
     def _menu(self) -> list[tuple[str, int]]:
-        from gendeneia_env.play import menu
+        from gendeneia_env.words import menu
 
-        return menu(self.engine, self.screen)
+        return menu(self.engine, self.words)
 
     def choices(self) -> list[dict]:
         return [{"label": label} for label, _ in self._menu()]
@@ -335,7 +329,7 @@ class GendeneiaTable(WebTable):
 
     def bot_step(self, seat: int) -> None:
         from gendeneia_env.encoding import action_mask, encode
-        from gendeneia_env.play import public_label
+        from gendeneia_env.words import public_label
 
         observation = encode(self.engine.observe(seat), self.config)
         mask = action_mask(self.engine)
@@ -344,9 +338,9 @@ class GendeneiaTable(WebTable):
 
     def _apply(self, seat: int, action_id: int) -> None:
         from gendeneia_env.history import game_record
-        from gendeneia_env.play import play_and_describe
+        from gendeneia_env.words import play_and_describe
 
-        self.log += play_and_describe(self.engine, self.screen, seat, action_id)
+        self.log += play_and_describe(self.engine, self.words, seat, action_id)
         record = game_record(self.engine)
         # the game so far, after every turn (as the terminal game saves it)
         (self.history / "game.json").write_text(json.dumps(record, ensure_ascii=False) + "\n")
@@ -359,16 +353,21 @@ class GendeneiaTable(WebTable):
             self.session.finished(record)
 
 
+# Each game's table as the page plays it (its engine, its words).
+WEB_TABLES: dict[str, type[WebTable]] = {"lith": LithTable, "gendeneia": GendeneiaTable}
+
+
 def default_bots(game: str, players: int) -> str:
-    """The zoo's bot for this table when it has one (every Lith zoo bot plays one seat count
-    and the default rules; the Gendeneía search plays any), else the game's heuristics."""
+    """The zoo's bot for this table when it has one (a bot with a file, a network or a
+    strategy, plays the seat count it was made for; a search plays any) with the default
+    rules, else the game's heuristics."""
     from agents.zoo import entries
 
     for entry in entries().values():
-        fits = game == "gendeneia" or entry.players == players
+        fits = entry.players == players or not entry.files()
         if entry.game == game and fits and not entry.rules:
             return f"zoo:{entry.name}"
-    return HEURISTICS[game]
+    return game_info(game).web_bots
 
 
 def new_table(
@@ -377,8 +376,10 @@ def new_table(
 ) -> WebTable:  # fmt: skip
     """A table of ``game`` whose session is saved in the folder ``history``; ``ValueError``
     naming a bad game, player count, seat, bot or rule."""
-    config_class(game)  # an unknown game: the error names it
-    if not (isinstance(players, int) and 2 <= players <= MAX_PLAYERS[game]):
-        raise ValueError(f"players: {game} seats 2-{MAX_PLAYERS[game]}, got {players!r}")
-    cls = LithTable if game == "lith" else GendeneiaTable
+    info = game_info(game)  # an unknown game: the error names it
+    if not (isinstance(players, int) and info.min_players <= players <= info.max_players):
+        raise ValueError(
+            f"players: {game} seats {info.min_players}-{info.max_players}, got {players!r}"
+        )
+    cls = WEB_TABLES[game]
     return cls(players, seat, bots or default_bots(game, players), rules or {}, seed, history)

@@ -107,7 +107,7 @@
     if (!table) return;
     try {
       const left = await call('DELETE', `/api/tables/${table.id}`);
-      $('history').textContent = `Left the table. Its hands are saved in ${left.history}; open them in the report's replayer with: python -m tournaments.report ${left.history} --html`;
+      $('history').textContent = `Left the table. Its hands are ${savedIn(left.history)}`;
     } catch (error) {
       showError(error);
     }
@@ -125,8 +125,13 @@
     renderFinished(state);
     $('log').replaceChildren(...state.log.map((line) => el('li', { text: line })));
     $('log').scrollTop = $('log').scrollHeight;
-    $('history').textContent = `Every finished ${state.game === 'lith' ? 'hand' : 'game'} is saved in ${state.history}; ` +
-      `open them in the report's replayer with: python -m tournaments.report ${state.history} --html`;
+    $('history').textContent = `Every finished ${state.game === 'lith' ? 'hand' : 'game'} is ${savedIn(state.history)}`;
+  }
+
+  // The server sends only the name of the session's folder, never its path on the server.
+  function savedIn(folder) {
+    return `saved in the folder ${folder} of the server's --history-dir (runs/web unless it was given); ` +
+      `open it in the report's replayer with: decktet report runs/web/${folder} --html`;
   }
 
   function who(state, seat) {
