@@ -3,24 +3,27 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
 import json
 
 import numpy as np
 import pytest
 
+from agents.solved import GAME_RULES
 from lith_env.game import LithConfig
 from lith_solver.abstraction import (
     AbstractSolver,
     abstract_best_response,
-    equity,
-    equity_buckets,
-    expand,
     load_abstract,
+    real_game_profile,
     save_abstract,
 )
 from lith_solver.agent_strategy import agent_profile
 from lith_solver.cli import main as lith_solver_main
 from lith_solver.exploitability import exploitability
+from lith_solver.mccfr import equity, equity_buckets
 from lith_solver.one_round import OneRoundGame
 from tablegame.registry import make_agent
 from tournaments.per_table import run_tournament
@@ -166,7 +169,7 @@ def test_the_saved_abstraction_round_trips_and_maps_every_information_set(solved
     solver, _, out = solved
     loaded, profile, record = load_abstract(out)
     assert record["buckets"] == 6 and record["seed"] == 4 and loaded.config == SMALL
-    expected = expand(game, solver.bucket, solver.average_strategy())
+    expected = real_game_profile(game, solver.bucket, solver.average_strategy())
     for index in game.decisions:
         np.testing.assert_allclose(profile[index], expected[index])
         np.testing.assert_allclose(profile[index].sum(axis=1), 1.0)
@@ -187,29 +190,87 @@ def test_the_agent_plays_its_strategy_and_measures_as_the_solver_does(solved, ga
             assert figures["exploitability"] == pytest.approx(solver.measure()["real_average"])
 
 
-def test_the_agent_plays_legal_actions_in_a_tournament(solved):
+class MaskChecked:
+    """An agent whose every action is checked against the mask it was given, and logged."""
+
+    def __init__(self, agent, log: list) -> None:
+        self.agent, self.log = agent, log
+
+    def act(self, observation, action_mask):
+        action = self.agent.act(observation, action_mask)
+        assert action_mask[action], f"illegal action {action} under mask {action_mask}"
+        self.log.append(action)
+        return action
+
+    def __getattr__(self, name):
+        return getattr(self.agent, name)
+
+
+def test_the_agent_plays_legal_actions_in_a_tournament(solved, monkeypatch):
+    from tournaments import per_table
+
     _, _, out = solved
+    actions: dict[str, list[int]] = {}
+
+    @functools.cache
+    def checked_agents(specs, game, config):
+        return [
+            MaskChecked(make_agent(s, game, config=config), actions.setdefault(s, []))
+            for s in specs
+        ]
+
+    monkeypatch.setattr(per_table, "built_agents", checked_agents)
     rules = {"rounds": 1, "cards": list(SMALL_CARDS)}
     spec = TournamentSpec(
         game="lith", players=2, agents=[f"abstract:{out}", "tag", "random"], units=200, seed=5,
         rules=rules,
     )  # fmt: skip
     results = run_tournament(spec)
-    assert results  # illegal actions would have raised in the engine
+    assert results["agents_results"][f"abstract:{out}"]["hands"] == 400
+    # every decision it took was checked legal: at least one a hand, every kind of action
+    assert len(actions[f"abstract:{out}"]) >= 400
+    assert set(actions[f"abstract:{out}"]) == {0, 1, 2}  # fold, check or call, bet or raise
 
 
-@pytest.mark.parametrize(
-    ("rules", "message"),
-    [
-        ({"rounds": 1}, "abstract: '.*' was solved for other rules: this table has cards="),
-        ({"rounds": 1, "cards": SMALL_CARDS, "max_raises": 1}, "max_raises=1"),
-        ({"rounds": 2, "cards": SMALL_CARDS}, "rounds=2"),
-    ],
-)
-def test_the_agent_refuses_other_rules_naming_them(solved, rules, message):
+# One other value for each rule a solved strategy depends on (agents.solved.GAME_RULES,
+# listed here rather than read from there, so that a rule dropped from the check fails).
+OTHER_RULES = {
+    "num_players": 3,
+    "betting": "pot-limit",
+    "bet_sizes": (4, 2, 4),
+    "max_raises": 1,
+    "pawns_and_courts": False,
+    "excuse": "beggar",
+    "ante": 2,
+    "rounds": 2,
+    "cards": None,
+}
+FREE_RULES = {"starting_chips", "max_hands"}  # a match's length and stacks: any will do
+
+
+def one_rule_changed(config: LithConfig, rule: str) -> LithConfig:
+    """``config`` with ``rule`` alone set to its other value. Set past the checks: with 8
+    cards, 3 players or no Pawns and Courts are not a valid table on their own."""
+    changed = copy.copy(config)
+    object.__setattr__(changed, rule, OTHER_RULES[rule])
+    return changed
+
+
+def test_every_rule_is_either_checked_or_free():
+    fields = {field.name for field in dataclasses.fields(LithConfig)}
+    assert set(OTHER_RULES) | FREE_RULES == fields
+    assert set(OTHER_RULES) == set(GAME_RULES)
+
+
+@pytest.mark.parametrize("rule", sorted(OTHER_RULES))
+def test_the_agent_refuses_other_rules_naming_them(solved, rule):
     _, _, out = solved
+    table = one_rule_changed(SMALL, rule)
+    message = f"abstract: '.*' was solved for other rules: this table has {rule}="
     with pytest.raises(ValueError, match=message):
-        make_agent(f"abstract:{out}", "lith", config=LithConfig(**rules))
+        make_agent(f"abstract:{out}", "lith", config=table)
+    for free in ({"starting_chips": 60}, {"max_hands": 3}):
+        make_agent(f"abstract:{out}", "lith", config=dataclasses.replace(SMALL, **free))
 
 
 def test_bad_folders_and_options_are_named(solved, tmp_path):

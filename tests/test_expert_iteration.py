@@ -15,7 +15,7 @@ from gendeneia_env.encoding import action_from_id, action_mask, encode
 from gendeneia_env.game import GendeneiaConfig, GendeneiaGame
 from tablegame.registry import make_agent
 from training import expert_iteration
-from training.expert_iteration import ExItConfig, fit_network, new_model, self_play
+from training.expert_iteration import ExItConfig, fit_network, game_targets, new_model, self_play
 
 TINY = {"generations": 2, "games": 2, "iterations": 4, "eval_games": 3, "epochs": 2}
 
@@ -67,6 +67,35 @@ def test_self_play_data_do_not_depend_on_the_number_of_workers(tmp_path):
     assert np.allclose(one["visits"].sum(axis=1), 1.0)
     assert not (one["visits"] * ~one["masks"]).any()  # visits only on legal actions
     assert set(np.unique(one["games"])) == set(range(12))
+
+
+def test_each_decision_learns_the_whole_visit_distribution_and_its_own_seats_return():
+    """A crafted record of three seats: the policy targets are the search's distributions as
+    they were (not their most visited action), the value targets the return of the seat that
+    acted, decision by decision."""
+    searched = [
+        (1, np.array([0.0, 0.5, 0.3, 0.2])),
+        (2, np.array([0.6, 0.0, 0.4, 0.0])),
+        (0, np.array([0.0, 0.0, 0.25, 0.75])),
+        (1, np.array([0.1, 0.1, 0.1, 0.7])),
+    ]
+    returns = [1.1, -0.2, 0.05]
+    policies, values = game_targets(searched, returns)
+    assert values == [-0.2, 0.05, 1.1, -0.2]
+    assert len(policies) == len(searched)
+    for target, (_, policy) in zip(policies, searched, strict=True):
+        assert target.dtype == np.float32
+        np.testing.assert_array_equal(target, policy.astype(np.float32))
+    assert game_targets([], returns) == ([], [])
+
+
+def test_self_play_records_spread_visits_and_each_seats_own_return(tmp_path):
+    data = self_play(tiny(tmp_path, games=2, iterations=6), prior=None)
+    spread = (data["visits"] > 0).sum(axis=1) > 1
+    assert spread.mean() > 0.5  # six simulations rarely all go one way
+    for game in np.unique(data["games"]):
+        # three seats, three returns (the blend's margins make ties unlikely)
+        assert len(np.unique(data["returns"][data["games"] == game])) == 3
 
 
 def test_the_fit_learns_the_visit_distributions(tmp_path):

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from agents.gendeneia_ismcts import ISMCTSAgent, rollout_move
+from agents.gendeneia_ismcts import GendeneiaSearchRules, ISMCTSAgent, rollout_move
 from gendeneia_env import play as gendeneia_play
 from gendeneia_env.encoding import action_from_id, action_mask, encode
 from gendeneia_env.game import GAction, GendeneiaConfig, GendeneiaGame
@@ -57,6 +57,50 @@ def test_states_differing_only_in_hidden_cards_get_the_same_decision(moves):
         mask = action_mask(state)
         decisions.append((agent.search_policy(seen, mask).tolist(), agent.act(seen, mask)))
     assert decisions[0] == decisions[1]
+
+
+@pytest.mark.parametrize(("moves", "seat"), [(1, 0), (4, 1), (6, 2), (21, 1), (40, 2)])
+def test_a_node_is_keyed_by_what_the_seat_to_act_sees(moves, seat):
+    """Worlds that differ only in cards the seat to act cannot see (the other hands, the draw
+    piles' order) are one node of that seat, whichever seat it is: its statistics are
+    shared. Another seat, whose hand differs between them, is at two nodes."""
+    config = GendeneiaConfig(twist_any=(0,), twist_suit=(10,))
+    rules = GendeneiaSearchRules(config=config)
+    game = played_to(config, seed=moves, moves=moves)
+    assert game.current == seat
+    for seed in range(5):
+        other = rearranged(game, random.Random(seed))
+        assert other.hands != game.hands
+        key, other_key = rules.key(game, seat), rules.key(other, seat)
+        assert key == other_key and hash(key) == hash(other_key)
+        for watcher in set(range(config.num_players)) - {seat}:
+            same = game.hands[watcher] == other.hands[watcher]
+            assert (rules.key(game, watcher) == rules.key(other, watcher)) == same
+
+
+@pytest.mark.parametrize("final", ["max_visits", "visits"])
+def test_the_last_probabilities_are_the_search_the_move_was_drawn_from(final):
+    """After a move, ``last_probabilities`` (what the browser game shows) is that move's
+    search policy: a twin seeded alike searches the same observation to the same numbers,
+    and the move played has weight (all of it under max_visits, barring ties)."""
+    config = GendeneiaConfig()
+    searched = 0
+    for moves in (0, 3, 5, 9):
+        game = played_to(config, seed=moves, moves=moves)
+        seat, mask = game.current, action_mask(game)
+        if mask.sum() < 2:
+            continue
+        seen = encode(game.observe(seat), config)
+        agent = ISMCTSAgent(seed=7, config=config, iterations=30, final=final)
+        twin = ISMCTSAgent(seed=7, config=config, iterations=30, final=final)
+        choice = agent.act(seen, mask)
+        expected = twin.search_policy(seen, mask)
+        np.testing.assert_array_equal(agent.last_probabilities, expected)
+        assert expected[choice] > 0
+        if final == "max_visits":
+            assert expected[choice] == expected.max() >= 0.5
+        searched += 1
+    assert searched >= 3
 
 
 def test_the_same_seed_gives_the_same_game_and_reset_reproduces_it():
@@ -108,9 +152,10 @@ def test_whole_games_under_the_variants_take_only_legal_actions(config, options)
     agents = [ISMCTSAgent(seed=s, config=config, iterations=12, **options) for s in range(n)]
     game = GendeneiaGame(config, seed=2)
     while not game.is_over:
-        seat = game.current
-        choice = agents[seat].act(encode(game.observe(seat), config), action_mask(game))
-        game.apply(action_from_id(game, choice))  # raises on an illegal id
+        seat, mask = game.current, action_mask(game)
+        choice = agents[seat].act(encode(game.observe(seat), config), mask)
+        assert mask[choice], f"seat {seat} chose {choice}, illegal under {mask}"
+        game.apply(action_from_id(game, choice))
     assert sorted(game.card_locations()) == list(range(72))
 
 

@@ -79,6 +79,26 @@ def test_the_range_keeps_only_histories_that_fit_what_lbr_saw():
     assert seen_swap and seen_dealt >= 10  # the checks above ran
 
 
+def test_the_range_stays_a_range_through_the_exchanges():
+    """LBR never looks at the bot's cards: after hands that reached an exchange, the range
+    still weighs hands other than the bot's real one (its strategy, not its cards, rules
+    hands out), and the bot's actions have ruled some out."""
+    response = lbr.local_best_response("tag", FOURTEEN, 165, 0)
+    exchanged = kept_others = narrowed = 0
+    for deal in range(30):
+        response.play(deal, deal % 2)
+        if not response.table.observe(deal % 2).exchanges:
+            continue
+        exchanged += 1
+        weight, hands = response.range.weight, response.range.hand
+        real = np.sort(response.table.observe(1 - deal % 2).cards)
+        kept_others += bool(weight[(hands != real).any(axis=1)].sum() > 0)
+        narrowed += bool((weight == 0).any())
+    assert exchanged >= 12
+    assert kept_others >= 0.75 * exchanged  # 15 of 16 here; a hand ruled out all but one
+    assert narrowed >= 0.75 * exchanged
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -15,6 +15,7 @@ from agents.lith_heuristics import TagAgent
 from agents.lith_ismcts import (
     ISMCTSAgent,
     LithSearchRules,
+    SearchState,
     best_discards,
     betting_likelihood,
     most_at_risk,
@@ -77,6 +78,29 @@ def test_states_differing_only_in_hidden_cards_get_the_same_decision(moves):
     assert decisions[0] == decisions[1]
 
 
+@pytest.mark.parametrize("buckets", [0, 10])
+@pytest.mark.parametrize(
+    ("num_players", "moves", "seat"), [(2, 0, 1), (2, 3, 0), (3, 2, 2), (3, 3, 1), (3, 4, 0)]
+)
+def test_a_node_is_keyed_by_what_the_seat_to_act_sees(num_players, moves, seat, buckets):
+    """Worlds that differ only in cards the seat to act has not seen (the others' hands, the
+    deck) are one node of that seat, whichever seat it is: its statistics are shared. With
+    exact cards (``buckets=0``) another seat whose cards differ is at another node."""
+    config = LithConfig(num_players=num_players)
+    rules = LithSearchRules(config, buckets=buckets)
+    hand = random_hand(config, seed=moves, moves=moves)
+    assert hand.current == seat
+    for seed in range(5):
+        other = twin(hand, seat, random.Random(seed))
+        assert other.cards != hand.cards
+        assert rules.key(SearchState(hand), seat) == rules.key(SearchState(other), seat)
+        if buckets == 0:
+            for watcher in set(range(num_players)) - {seat}:
+                same = sorted(hand.cards[watcher]) == sorted(other.cards[watcher])
+                keys = [rules.key(SearchState(h), watcher) for h in (hand, other)]
+                assert (keys[0] == keys[1]) == same
+
+
 def test_the_same_seed_gives_the_same_hands_and_reset_reproduces_them():
     config = LithConfig()
 
@@ -133,9 +157,10 @@ def test_whole_hands_under_the_variants_take_only_legal_actions(config, options)
     for deal in range(3):
         hand = random_hand(config, seed=deal, moves=0)
         while not hand.is_over:
-            seat = hand.current
-            choice = agents[seat].act(encode(hand.observe(seat), config), legal_mask(hand))
-            hand.apply(action_from_id(hand, choice))  # raises on an illegal id
+            seat, mask = hand.current, legal_mask(hand)
+            choice = agents[seat].act(encode(hand.observe(seat), config), mask)
+            assert mask[choice], f"seat {seat} chose {choice}, illegal under {mask}"
+            hand.apply(action_from_id(hand, choice))
         assert sum(hand.net()) == 0
 
 
@@ -209,13 +234,18 @@ def test_returns_are_in_units_of_what_a_seat_can_lose():
     assert most_at_risk(random_hand(no_limit, 0, 0).observe(0), no_limit) == 80
 
 
+@pytest.mark.slow
 def test_the_exact_measure_reads_its_probabilities_on_a_small_game():
+    """The seeded search is a fixed strategy, measured exactly: 0.423 chips a hand, against
+    1.444 for random play. Keying the other seat's nodes by every card dealt (a node a world,
+    so it plays at random in the tree) takes it to 0.665, past the bound."""
     config = LithConfig(rounds=1, cards=range(8))
     game = solvable_game(config)
     search = make_agent("ismcts:iterations=60", "lith", seed=1, config=config)
     random_play = make_agent("random", "lith", seed=1, config=config)
     searched = best_response_to(search, game, "ismcts")["exploitability"]
-    assert 0 < searched < best_response_to(random_play, game, "random")["exploitability"]
+    assert 0.35 < searched < 0.5
+    assert best_response_to(random_play, game, "random")["exploitability"] > 1.4
 
 
 @pytest.mark.parametrize(
@@ -276,7 +306,8 @@ def test_a_stacked_hand_through_an_exchange_plays_out():
     assert hand.phase == "exchange" and hand.current == 1
     agents = [ISMCTSAgent(seed=s, config=config, iterations=20) for s in range(2)]
     while not hand.is_over:
-        seat = hand.current
-        seen = encode(hand.observe(seat), config)
-        hand.apply(action_from_id(hand, agents[seat].act(seen, legal_mask(hand))))
+        seat, mask = hand.current, legal_mask(hand)
+        choice = agents[seat].act(encode(hand.observe(seat), config), mask)
+        assert mask[choice], f"seat {seat} chose {choice}, illegal under {mask}"
+        hand.apply(action_from_id(hand, choice))
     assert sum(hand.net()) == 0

@@ -117,6 +117,24 @@ def test_a_moving_magnet_follows_the_policy_and_the_anneal_weakens_it():
     assert annealed.current_magnet_coef() == pytest.approx(1.0 / np.sqrt(5))
 
 
+@pytest.mark.slow
+def test_a_moving_magnet_stays_put_between_refreshes_and_pulls_towards_itself():
+    """Refreshed only at the first update, the moving magnet is the initial policy for the
+    whole run (not each update's previous policy), so MMD settles where a fixed magnet m
+    puts it: m * exp(r / alpha), normalised. A magnet that followed the previous policy
+    would only slow the steps, and the policy would go on to the best action (0.98 here)."""
+    rewards, alpha = np.array([1.0, 0.0]), 0.5
+    model = _bandit_model(
+        rewards, kl_coef=0.2, magnet_coef=alpha, magnet="moving", magnet_every=10**9
+    )
+    initial = _probabilities(model)
+    model.learn(2048)
+    magnet = model._magnet_policy.get_distribution(torch.ones(1, 1)).distribution.probs
+    assert magnet.detach().numpy()[0] == pytest.approx(initial, abs=1e-6)
+    expected = initial * np.exp(rewards / alpha)
+    assert _probabilities(model) == pytest.approx(expected / expected.sum(), abs=0.03)
+
+
 def test_an_mmd_run_repeats_bit_for_bit_resumes_and_plays_as_ppo(tmp_path):
     def run(name: str) -> dict:
         out = tmp_path / name

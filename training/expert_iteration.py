@@ -19,7 +19,7 @@ Each generation:
 resumes after the last finished generation. ``OUT/progress.json`` and ``progress.png`` give
 the curve; ``OUT/tensorboard`` the losses and win rates.
 
-    python -m training.expert_iteration experiments/gendeneia_3p_exit.toml [--seed N]
+    decktet exit experiments/gendeneia_3p_exit.toml [--seed N]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ExItConfig", "fit_network", "main", "run", "self_play"]
+__all__ = ["ExItConfig", "fit_network", "game_targets", "main", "run", "self_play"]
 
 
 def _is_int(x: object) -> bool:
@@ -134,6 +134,18 @@ class ExItConfig:
 # ------------------------------------------------------------------------------- self-play
 
 
+def game_targets(
+    searched: Sequence[tuple[int, np.ndarray]], returns: Sequence[float]
+) -> tuple[list[np.ndarray], list[float]]:
+    """A finished game's targets, decision by decision. ``searched``: the seat that acted and
+    the search's policy over the action ids at each decision; ``returns``: every seat's return.
+    The policy target is the search's visit distribution, all of it (not its most visited
+    action); the value target is the return of the seat that acted there."""
+    policies = [policy.astype(np.float32) for _, policy in searched]
+    values = [returns[seat] for seat, _ in searched]
+    return policies, values
+
+
 def _play_games(config: ExItConfig, prior: str | None, first: int, count: int) -> dict:
     """Games ``first`` .. ``first + count - 1`` of a generation, every seat searching: the
     decisions with a choice as arrays (observation, mask, visits, return, game index)."""
@@ -154,14 +166,14 @@ def _play_games(config: ExItConfig, prior: str | None, first: int, count: int) -
     }
     agents = [ISMCTSAgent(**options) for _ in range(config.players)]
     returns_of = GendeneiaSearchRules(reward=config.reward).returns
-    obs, masks, visits, seats, games = [], [], [], [], []
+    obs, masks, visits, games = [], [], [], []
     values: list[float] = []
     for index in range(first, first + count):
         seed = config.seed * 1_000_003 + index
         for seat, agent in enumerate(agents):
             agent.reset(seed=seed * 16 + seat)
         game = GendeneiaGame(rules, seed=seed)
-        start = len(obs)
+        searched: list[tuple[int, np.ndarray]] = []
         while not game.is_over:
             seat, mask = game.current, action_mask(game)
             seen = encode(game.observe(seat), rules)
@@ -169,14 +181,14 @@ def _play_games(config: ExItConfig, prior: str | None, first: int, count: int) -
             if mask.sum() > 1:
                 obs.append(seen)
                 masks.append(mask.astype(bool))
-                visits.append(policy.astype(np.float32))
-                seats.append(seat)
+                searched.append((seat, policy))
                 games.append(index)
             best = np.flatnonzero(policy == policy.max())
             chosen = int(best[agents[seat].rng.randrange(len(best))])
             game.apply(action_from_id(game, chosen))
-        final = returns_of(game)
-        values.extend(final[s] for s in seats[start:])
+        policy_targets, value_targets = game_targets(searched, returns_of(game))
+        visits.extend(policy_targets)
+        values.extend(value_targets)
     return {
         "observations": np.asarray(obs, dtype=np.float32),
         "masks": np.asarray(masks, dtype=bool),
@@ -405,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
     from tablegame.cli import int_at_least
 
     parser = argparse.ArgumentParser(
-        prog="python -m training.expert_iteration",
+        prog="decktet exit",
         description="Expert iteration for Gendeneía: search plays itself, a network learns it.",
     )
     parser.add_argument(
