@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,9 +50,9 @@ def test_the_site_builds_strict_with_the_api_reference(tmp_path):
     for page, name in API.items():
         html = (site / "api" / f"{page}.html").read_text()
         assert f'id="{name}"' in html, f"api/{page}.html does not document {name}"
-    # a link out of docs/ opens the repository's file, beside the site
-    results = (site / "results.html").read_text()
-    assert 'href="' + os.path.relpath(ROOT / "models" / "README.md", site) + '"' in results
+    # a link out of docs/ opens the repository's file, beside the site, from a page in a folder
+    page = (site / "results" / "full_game_mccfr.html").read_text()
+    assert 'href="' + os.path.relpath(ROOT / "models" / "README.md", site / "results") + '"' in page
 
 
 @pytest.mark.slow
@@ -128,3 +129,23 @@ def test_sphinx_roles_become_code_linked_to_the_documented_object():
     assert '<autoref identifier="Missing.method" optional>' in out  # autorefs may know it
     assert "; <code>unknown</code>." in out  # no such object: code alone
     assert ":func:" not in out and ":class:" not in out and ":meth:" not in out
+
+
+def _zoo_cards(text: str) -> list[str]:
+    """The cards of a page, each from its ``zoo:NAME`` heading to the next heading."""
+    found = re.findall(r"^#+ `zoo:.*?(?=^#|\Z)", text, re.S | re.M)
+    return [card.strip() for card in found]
+
+
+def test_the_sites_zoo_page_holds_the_cards_of_models_readme():
+    """docs/zoo.md copies the cards of models/README.md (the source of truth, which
+    ``decktet zoo NAME`` prints), its links made relative to docs/."""
+    source = (ROOT / "models" / "README.md").read_text()
+    expected = [
+        re.sub(r"^#+ ", "## ", card)
+        .replace("](../docs/", "](")
+        .replace("](zoo.toml)", "](../models/zoo.toml)")
+        for card in _zoo_cards(source)
+    ]
+    assert len(expected) >= 4
+    assert _zoo_cards((ROOT / "docs" / "zoo.md").read_text()) == expected
