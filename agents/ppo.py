@@ -9,7 +9,42 @@ import numpy as np
 
 from tablegame.registry import register
 
-__all__ = ["PPOAgent"]
+__all__ = ["PPOAgent", "check_trained_for"]
+
+
+def _run_record(model: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The config.json of the run a model file belongs to (``RUN/model.zip``,
+    ``RUN/checkpoints/...``, ``RUN/pool/...``), if it has one that names its game."""
+    import json
+
+    for folder in (model.parent, model.parent.parent):
+        record = folder / "config.json"
+        try:
+            found = json.loads(record.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(found, dict) and "game" in found and "players" in found:
+            return record, found
+    return None
+
+
+def check_trained_for(model: Path, config: Any) -> None:
+    """``ValueError`` naming the model and its run's config.json if the run trained for another
+    game or number of players than ``config``'s table (a model without a run record passes)."""
+    from games import INFO
+
+    found = _run_record(model)
+    if found is None:
+        return
+    record, run = found
+    game = next((n for n, i in INFO.items() if isinstance(config, i.config_class)), None)
+    if game is None:
+        return
+    if (run["game"], run["players"]) != (game, config.num_players):
+        raise ValueError(
+            f"ppo: {str(model)!r} was trained for {run['game']} with {run['players']} players "
+            f"({record}); this table is {game} with {config.num_players}"
+        )
 
 
 @register("*", "ppo")
@@ -21,13 +56,21 @@ class PPOAgent:
     needs_observation = True
 
     def __init__(
-        self, path: str | Path, seed: int | None = None, deterministic: bool = True
+        self,
+        path: str | Path,
+        seed: int | None = None,
+        deterministic: bool = True,
+        config: Any = None,
     ) -> None:
         from sb3_contrib import MaskablePPO
 
         path = Path(path)
+        if path.is_dir() and (path / "model.zip").is_file():  # ppo:RUN, the run's final model
+            path = path / "model.zip"
         if not path.is_file():
             raise ValueError(f"ppo: no model file at {str(path)!r}")
+        if config is not None:
+            check_trained_for(path, config)
         try:
             self.model = MaskablePPO.load(path, device="cpu")
         except Exception as error:  # a corrupt or foreign file: say which and why

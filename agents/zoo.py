@@ -6,8 +6,8 @@
 card (its rules, how it was made, its results and exploitability, its size) is its section of
 ``models/README.md``.
 
-``python -m agents.zoo`` lists the bots; ``python -m agents.zoo NAME`` prints a card;
-``python -m agents.zoo keep SPEC DIR`` writes the compact copy of a trained bot that
+``decktet zoo`` lists the bots; ``decktet zoo NAME`` prints a card;
+``decktet zoo keep SPEC DIR`` writes the compact copy of a trained bot that
 ``models/`` keeps (a PPO model with its optimizer's state emptied, a solver's strategy in
 float32).
 """
@@ -185,23 +185,40 @@ def _compact(values: np.ndarray) -> np.ndarray:
 # --- the command ---------------------------------------------------------------------------
 
 
-def _print_catalogue() -> None:
+def shown_size(entry: ZooEntry) -> str:
+    """The bot's files as the catalogue shows them: ``4.5 MB``, or ``no file``."""
+    return f"{size(entry) / 1e6:.1f} MB" if entry.files() else "no file"
+
+
+def print_catalogue(console: Any = None) -> None:
+    """The bots, two lines each: name, game, seats, rules and size; then what it is."""
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="The zoo (zoo:NAME; cards: python -m agents.zoo NAME)")
-    for column in ("name", "game", "seats", "rules", "what it is", "size"):
-        table.add_column(column, justify="right" if column in ("seats", "size") else "left")
+    table = Table(title="The zoo: zoo:NAME plays a bot; decktet zoo NAME prints its card",
+                  show_lines=True)  # fmt: skip
+    table.add_column("name")
+    table.add_column("table")
+    table.add_column("what it is", ratio=1)
+    table.add_column("size", justify="right", no_wrap=True)
     for e in entries().values():
-        rules = " ".join(f"{k}={v}" for k, v in e.rules.items()) or "default"
-        table.add_row(e.name, e.game, str(e.players), rules, e.summary, f"{size(e) / 1e6:.1f} MB")
-    Console().print(table)
+        rules = "".join(f"\n{k}={v}" for k, v in e.rules.items())
+        table.add_row(e.name, f"{e.game}, {e.players} seats{rules}", e.summary, shown_size(e))
+    (console or Console()).print(table)
+
+
+def print_card(name: str, console: Any = None) -> None:
+    """The bot's card, its Markdown rendered for the terminal's width."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    (console or Console()).print(Markdown(card(name)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m agents.zoo [NAME | keep SPEC DIR]``; a bad argument exits with status 2."""
+    """``decktet zoo [NAME | keep SPEC DIR]``; a bad argument exits with status 2."""
     parser = argparse.ArgumentParser(
-        prog="python -m agents.zoo",
+        prog="decktet zoo",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -219,13 +236,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.arguments:
             raise ValueError(f"unexpected arguments {args.arguments!r}; give one NAME")
         elif args.name is not None:
-            print(card(args.name))
+            print_card(args.name)
         elif args.json:
             listing = {n: {**e.__dict__, "bytes": size(e)} for n, e in entries().items()}
             json.dump(listing, sys.stdout, indent=2)
             print()
         else:
-            _print_catalogue()
+            print_catalogue()
     except ValueError as error:
         parser.error(str(error))
     return 0

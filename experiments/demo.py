@@ -1,7 +1,7 @@
 """The suite's demo (`make demo`): train a small Lith bot for a couple of minutes, then play a
 short duplicate tournament against the built-in heuristics and print the table.
 
-    python -m experiments.demo [--timesteps 150000] [--hands 2000] [--out runs/demo] [--overwrite]
+    decktet demo [--timesteps 150000] [--hands 2000] [--out runs/demo] [--overwrite]
 
 The bot trains heads-up against tag, bluffer and random (drawn per hand) on the batched engine
 (64 tables in one numpy engine, rollouts of 64 x 64 = 4,096 steps, so training ends at
@@ -44,6 +44,21 @@ def demo_config(timesteps: int, seed: int, out: str) -> TrainConfig:
     )
 
 
+def meaning(figure: dict[str, float]) -> str:
+    """What the bot's result against tag says, in one line."""
+    shown = f"{figure['mean']:+.1f} [{figure['low']:+.1f}, {figure['high']:+.1f}]"
+    if figure["low"] > 0:
+        verdict = "it beats tag, the strongest heuristic"
+    elif figure["high"] < 0:
+        verdict = "tag still beats it: train longer (decktet train, docs/training.md)"
+    else:
+        verdict = (
+            "no difference from tag shows at this size: the interval holds 0 (more hands "
+            "narrow it; more training strengthens the bot)"
+        )
+    return f"Against tag the bot won {shown} chips/100 hands: {verdict}."
+
+
 def _folder(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("must be a folder name, got ''")
@@ -53,7 +68,7 @@ def _folder(text: str) -> str:
 def parser() -> argparse.ArgumentParser:
     """The demo's command line (every option's help shows its default)."""
     p = argparse.ArgumentParser(
-        prog="python -m experiments.demo",
+        prog="decktet demo",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -79,7 +94,7 @@ def parser() -> argparse.ArgumentParser:
         "--overwrite",
         action="store_true",
         help="replace an earlier run in --out (make demo does: the demo's folder is its own; "
-        "without it, a folder that holds a run is refused)",
+        "without it, a folder that holds a run is refused) (default: off)",
     )
     p.add_argument(
         "--seed",
@@ -92,7 +107,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m experiments.demo``; a bad option exits with status 2, naming it."""
+    """``decktet demo``; a bad option exits with status 2, naming it."""
     p = parser()
     args = p.parse_args(argv)
     config = demo_config(args.timesteps, args.seed, args.out)
@@ -120,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = run_batched_tournament(spec, progress=True)
     # The bot keeps its spec as its name, in the table as in results.json and the plots.
     print_result({k: v for k, v in result.items() if not k.startswith("_")})
+    print(meaning(result["pairings"][f"{model} vs tag"]["chips_per_100"]))
     write_outputs(result, Path(args.out) / "tournament")
     print(
         f"model: {run / 'model.zip'}; tournament results and plots: {Path(args.out) / 'tournament'}"

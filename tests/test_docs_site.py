@@ -149,3 +149,31 @@ def test_the_sites_zoo_page_holds_the_cards_of_models_readme():
     ]
     assert len(expected) >= 4
     assert _zoo_cards((ROOT / "docs" / "zoo.md").read_text()) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_search_works_from_the_file_system_and_the_nav_says_what_pages_are(tmp_path):
+    """Opened as site/index.html (no server), the search box is there and finds a page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tournaments.report.browser import chromium
+
+    site = tmp_path / "site"
+    done = _build(ROOT / "mkdocs.yml", site)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with chromium() as driver:
+        driver.get((site / "index.html").resolve().as_uri())
+        titles = [a.get_attribute("textContent").strip() for a in driver.find_elements(
+            By.CSS_SELECTOR, "nav.md-nav--primary a.md-nav__link")]  # fmt: skip
+        assert "Search" not in titles  # the search page is titled by what it is
+        assert any(t.startswith("Search at play time") for t in titles), titles
+        box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")  # in the header
+        box.click()
+        box.send_keys("exploitability")
+        WebDriverWait(driver, 30).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".md-search-result__item")
+        )
+        severe = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not [e for e in severe if "search" in e["message"]], severe

@@ -181,3 +181,35 @@ def test_the_demon_excuse_shows_its_coin_at_the_showdown(browser, tmp_path):
     log = browser.find_element("id", "step-log").text
     assert f"The Excuse plays as the {role}: the demon's coin came up {coin}" in log
     assert not _errors(browser)
+
+
+@pytest.mark.slow
+def test_each_agent_has_one_colour_across_the_page(browser, lith_page):
+    """The results chart, the betting and exchange charts and the hand browser colour an agent
+    alike (tag before bluffer in the tournament, after it alphabetically)."""
+    _open(browser, lith_page / "report.html")
+    colours = browser.execute_script(
+        """
+        const agents = ['tag', 'bluffer'];
+        const found = {tag: [], bluffer: []};
+        const fill = (el) => el && (el.getAttribute('fill') || el.getAttribute('stroke'));
+        for (const text of document.querySelectorAll('svg text')) {
+          const name = text.textContent.trim();
+          if (!agents.includes(name)) continue;
+          const before = text.previousElementSibling, after = text.nextElementSibling;
+          if (before && before.tagName === 'rect') found[name].push(fill(before));  // legends
+          if (after && after.tagName === 'g') found[name].push(fill(after.querySelector('circle')));
+        }
+        for (const dot of document.querySelectorAll('.dot')) {
+          const name = dot.parentElement.textContent.trim();
+          if (agents.includes(name)) found[name].push(getComputedStyle(dot).backgroundColor);
+        }
+        return found;
+        """
+    )
+    hexes = {"rgb(31, 119, 180)": "#1f77b4", "rgb(255, 127, 14)": "#ff7f0e"}
+    for name, seen in colours.items():
+        assert len(seen) >= 4, (name, seen)  # results chart, two legends, the hand browser
+        assert {hexes.get(c, c) for c in seen} == {"#1f77b4" if name == "tag" else "#ff7f0e"}
+    text = browser.find_element("id", "rates-table").text
+    assert "exchange gain" in text

@@ -6,6 +6,7 @@ import re
 from importlib import metadata
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -62,3 +63,25 @@ def test_the_pins_are_the_installed_versions():
 
 def test_torch_is_pinned_to_the_cpu_build_on_disk():
     assert _pins()["torch"] == "2.13.0"
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_the_pages_assets_and_builds_without_warnings(tmp_path):
+    """The report's and the browser game's files install with the package, and setuptools
+    finds nothing undeclared (each such warning is some twenty lines of a first install)."""
+    import subprocess
+    import sys
+    import zipfile
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "absent from the `packages` configuration" not in done.stdout + done.stderr
+    (wheel,) = tmp_path.glob("decktet_rl-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in (ROOT / "tournaments" / "report" / "assets", ROOT / "webplay" / "assets"):
+        for path in folder.iterdir():
+            assert path.relative_to(ROOT).as_posix() in names, path

@@ -285,7 +285,7 @@ TWO = ["--agents", "tag,caller"]
         ([*TWO, "--rule", "betting=foo"], "--rule betting: must be one of limit"),
         ([*TWO, "--rule", "betting"], "--rule: expected key=value"),
         ([*TWO, "--batched", "--rule", "max_hands=5"], "--rule max_hands: a tournament plays"),
-        ([*TWO, "--record", "4"], "--record: only with --batched"),
+        ([*TWO, "--record", "4", "--no-batched"], "--record: only with --batched"),
         ([*TWO, "--batched", "--record", "0"], "argument --record: must be 'all' or a positive"),
         ([*TWO, "--batched", "--record", "some"], "argument --record: must be 'all' or a pos"),
         ([*TWO, "--batched", "--hands", "4", "--record", "5"], "--record: 5 hands asked"),
@@ -609,3 +609,39 @@ def test_every_output_names_an_agent_by_its_spec(tmp_path, capsys, monkeypatch, 
     assert set(json.loads((out / "analytics.json").read_text())) == set(names)
     exchanges = [a.get_title() for a in figures["exchange_by_category.png"].axes if a.get_visible()]
     assert exchanges == sorted(names)
+
+
+def test_the_batched_engine_is_chosen_where_it_can_play_and_said_in_one_line(tmp_path, capsys):
+    argv = ["--agents", "tag,caller", "--hands", "8", "--seed", "3"]
+    assert main([*argv, "--out", str(tmp_path / "auto")]) == 0
+    said = capsys.readouterr().out
+    assert said.count("every table at once on the batched engine (--no-batched") == 1
+    assert main([*argv, "--batched", "--record", "all", "--out", str(tmp_path / "asked")]) == 0
+    assert "every table at once" not in capsys.readouterr().out  # asked for: nothing to say
+    auto, asked = (
+        json.loads((tmp_path / d / "results.json").read_text()) for d in ("auto", "asked")
+    )
+    assert auto["agents_results"] == asked["agents_results"]
+    # --out keeps every decision, as one table at a time would: the report has its data
+    assert (tmp_path / "auto" / "decisions.jsonl").read_text().count("\n") > 8
+    for one_at_a_time in (["--no-batched"], ["--histories"], ["--workers", "1"]):
+        out = tmp_path / one_at_a_time[0].strip("-")
+        assert main([*argv, *one_at_a_time, "--out", str(out)]) == 0
+        assert "every table at once" not in capsys.readouterr().out, one_at_a_time
+        assert json.loads((out / "results.json").read_text())["method"] == auto["method"]
+    assert main(["--game", "gendeneia", "--agents", "greedy,random", "--games", "2"]) == 0
+    assert "batched" not in capsys.readouterr().out  # Gendeneía has no batched engine
+
+
+def test_torch_runs_on_the_threads_asked(capsys):
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        assert main(["--agents", "tag,caller", "--hands", "2", "--torch-threads", "1"]) == 0
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+    code, err = cli_error(capsys, ["--agents", "tag,caller", "--torch-threads", "0"])
+    assert code == 2 and "--torch-threads" in err

@@ -646,14 +646,14 @@ def test_an_experiment_can_exploit_both_policies_of_the_bot(tmp_path):
     assert "exploiter-sampling/gain.png" in report
 
 
-def _tiny_mixture_experiment(tmp_path, experiment: str):
+def _tiny_mixture_experiment(tmp_path, experiment: str, *flags: str):
     """A tiny population run with bot = "mixture" against caller, plus ``experiment``'s
-    [experiment] keys; returns the run folder."""
+    [experiment] keys (and the command's ``flags``); returns the run folder."""
     extra = 'mixture = "nash"\nself_play_every = 128\nmeta_units = 4'
     table = f'against = ["caller"]\nunits = 4\nbot = "mixture"\n{experiment}'
     run = tmp_path / "run"
     path = tiny_toml(tmp_path / "x.toml", run, extra, table, '["tag", "self"]')
-    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256"]) == 0
+    assert experiments_run.main([str(path), "--workers", "1", "--timesteps", "256", *flags]) == 0
     return run
 
 
@@ -687,7 +687,7 @@ def test_an_experiment_can_make_its_bot_the_populations_mixture(tmp_path):
 def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
     """psro_iterations: after training, exploiters of the equilibrium join the population
     (training.psro), so the tournaments play the equilibrium solved with them; the report
-    lists each iteration. A fresh run in the same folder starts the log over."""
+    lists each iteration. A fresh run in the same folder (--overwrite) starts the log over."""
     psro = "psro_iterations = 2\npsro_exploiter_steps = 128"
     run = _tiny_mixture_experiment(tmp_path, psro)
     population = json.loads((run / "pool" / "population.json").read_text())
@@ -699,7 +699,7 @@ def test_an_experiment_runs_psro_iterations_before_its_bot_plays(tmp_path):
     report = (run / "report.md").read_text()
     assert "## PSRO iterations" in report and "\n| 2 | " in report
     assert json.loads((run / "wall_time.json").read_text())["psro_seconds"] > 0
-    _tiny_mixture_experiment(tmp_path, psro)
+    _tiny_mixture_experiment(tmp_path, psro, "--overwrite")
     assert [
         entry["iteration"] for entry in json.loads((run / "pool" / "psro.json").read_text())
     ] == [1, 2]
@@ -781,3 +781,37 @@ def test_demo_flags_are_checked(argv, message, capsys):
         demo_cli.main(argv)
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_model_names_the_game_it_was_trained_for_at_load_and_a_run_folder_plays(trained, capsys):
+    from games import game_config
+    from tablegame.registry import make_agent
+
+    gendeneia = game_config("gendeneia", 3, {})
+    for spec in (f"ppo:{trained / 'model.zip'}", f"ppo:{trained}"):
+        with pytest.raises(ValueError, match="trained for lith with 2 players") as error:
+            make_agent(spec, "gendeneia", config=gendeneia)
+        assert "config.json" in str(error.value)
+    with pytest.raises(ValueError, match="trained for lith with 2 players"):
+        make_agent(f"ppo:{trained}", "lith", config=game_config("lith", 3, {}))
+    agent = make_agent(f"ppo:{trained}", "lith", config=game_config("lith", 2, {}))
+    assert agent.path == trained / "model.zip"  # the run's final model
+    checkpoint = sorted((trained / "checkpoints").glob("*.zip"))[0]
+    with pytest.raises(ValueError, match="trained for lith"):
+        make_agent(f"ppo:{checkpoint}", "gendeneia", config=gendeneia)
+    # at the door of a tournament: an error naming --agents, before any hand is played
+    from tournaments.cli import main as tournament_main
+
+    argv = ["--game", "gendeneia", "--players", "3", "--agents", f"ppo:{trained},greedy"]
+    with pytest.raises(SystemExit):
+        tournament_main([*argv, "--games", "3"])
+    err = capsys.readouterr().err
+    assert "--agents: ppo:" in err and "trained for lith with 2 players" in err
+
+
+def test_the_demo_says_what_its_result_against_tag_means():
+    said = demo_cli.meaning({"mean": -8.2, "low": -38.8, "high": 22.4})
+    assert said.startswith("Against tag the bot won -8.2 [-38.8, +22.4] chips/100 hands")
+    assert "interval holds 0" in said
+    assert "it beats tag" in demo_cli.meaning({"mean": 30.0, "low": 5.0, "high": 55.0})
+    assert "tag still beats it" in demo_cli.meaning({"mean": -30.0, "low": -55.0, "high": -5.0})

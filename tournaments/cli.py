@@ -8,6 +8,8 @@ each, and runs it here, on the batched engine or on Ray.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -164,9 +166,20 @@ def _add_how_to_play(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--batched",
-        action="store_true",
-        help="Lith: play many tables at once on the batched engine, agents deciding with "
-        "act_batch (default: off, one table at a time). Records only what --record asks",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play many tables at once on the game's batched engine, agents deciding with "
+        "act_batch; --no-batched: one table at a time (default: batched wherever the game has "
+        "the engine and neither --histories, --workers nor --task-blocks asks for tables one "
+        "at a time; with --out it then records every hand, as one table at a time keeps every "
+        "decision)",
+    )
+    group.add_argument(
+        "--torch-threads",
+        type=int_at_least(1),
+        default=1,
+        help="threads torch may use for the networks' forward passes: small networks run "
+        "fastest on one (default: %(default)s)",
     )
     group.add_argument(
         "--ray",
@@ -199,7 +212,7 @@ def _add_what_to_keep(parser: argparse.ArgumentParser) -> None:
         "--record",
         type=_record,
         metavar="all|N",
-        help="with --batched: keep the decisions (for python -m tournaments.report) and hand "
+        help="with --batched: keep the decisions (for decktet report) and hand "
         "records (histories.jsonl) of every hand, or of a seeded sample of N hands (default: "
         "none; the per-table tournament always keeps Lith decisions)",
     )
@@ -244,6 +257,15 @@ def _agents(args: argparse.Namespace) -> tuple[str, ...]:
     if args.lineup is not None:
         _check_lineup(args.lineup, agents, args.players)
     return agents
+
+
+def choose_batched(args: argparse.Namespace, info: GameInfo) -> bool:
+    """``--batched``/``--no-batched`` as given; neither: the batched engine wherever the game
+    has one and no option asks for tables played one at a time."""
+    if args.batched is not None:
+        return args.batched
+    one_at_a_time = args.histories or args.workers is not None or args.task_blocks is not None
+    return info.batched_engine and not one_at_a_time
 
 
 def _check_how_to_play(args: argparse.Namespace, info: GameInfo) -> None:
@@ -292,6 +314,10 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
         )
     units = _units(args, info)
     agents = _agents(args)
+    args.chosen = args.batched is None  # told in one line when the tournament starts
+    args.batched = choose_batched(args, info)
+    if args.chosen and args.batched and args.out and args.record is None:
+        args.record = "all"  # the report reads every decision, as from one table at a time
     _check_how_to_play(args, info)
     for name in agents:
         try:
@@ -320,8 +346,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``decktet tournament``; a bad option exits with status 2, naming it."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Before torch is imported (by a ppo: agent, here or in a worker process it starts).
+    os.environ["OMP_NUM_THREADS"] = str(args.torch_threads)
     try:
         spec = spec_from_args(args)
+        if "torch" in sys.modules:
+            sys.modules["torch"].set_num_threads(args.torch_threads)
+        if args.chosen and args.batched:
+            print(
+                f"{spec.game}: every table at once on the batched engine (--no-batched: one "
+                "table at a time)"
+            )
         if args.overwrite and not args.out:
             raise ValueError("--overwrite: only with --out (a folder to replace)")
         out = output_folder(args.out, overwrite=args.overwrite) if args.out else None

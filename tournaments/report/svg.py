@@ -4,7 +4,7 @@ browser's hover tooltip) with its count, so no plotting library is shipped in th
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 __all__ = ["bar_rows", "interval_rows", "line_chart", "palette"]
@@ -83,9 +83,11 @@ def line_chart(
     series: Sequence[tuple[str, Sequence[tuple[float, float | None, str]]]],
     x_label: str,
     y_label: str,
+    colours: Mapping[str, str] | None = None,
 ) -> str:
     """Lines of (x, y, tooltip) points on [0, 1] x [0, 1], one per (name, points); a point
-    with y None (no decisions there) breaks the line."""
+    with y None (no decisions there) breaks the line. ``colours``: each name's colour
+    (default: the palette in series order)."""
     left, top, width, height = 50, 12, 520, 260
     body = [
         f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#ccc"/>'
@@ -109,7 +111,7 @@ def line_chart(
         f"{escape(y_label)}</text>"
     )
     for i, (name, points) in enumerate(series):
-        colour = palette(i)
+        colour = colours[name] if colours else palette(i)
         path, pen = [], "M"
         for px, py, _ in points:
             if py is None:
@@ -137,9 +139,15 @@ def bar_rows(
     categories: Sequence[str],
     series: Sequence[tuple[str, Sequence[tuple[float | None, str]]]],
     x_label: str,
+    colours: Mapping[str, str] | None = None,
 ) -> str:
     """Horizontal bars on [0, 1]: per category one bar per (name, values), each value a
-    (share or None, tooltip)."""
+    (share or None, tooltip). ``colours``: each name's colour (default: the palette in
+    series order)."""
+
+    def colour(i: int) -> str:
+        return colours[series[i][0]] if colours else palette(i)
+
     left, width = 170, 380
     k = max(1, len(series))
     bar_h = 8
@@ -158,7 +166,7 @@ def bar_rows(
                 continue
             body.append(
                 f'<rect class="point" x="{left}" y="{y0 + i * bar_h}" width="{width * share:.1f}" '
-                f'height="{bar_h - 1}" fill="{palette(i)}"><title>{escape(name)} · '
+                f'height="{bar_h - 1}" fill="{colour(i)}"><title>{escape(name)} · '
                 f"{escape(category)}: {escape(tip)}</title></rect>"
             )
     axis_y = 14 + group_h * len(categories) + 4
@@ -174,7 +182,7 @@ def bar_rows(
     for i, (name, _) in enumerate(series):
         body.append(
             f'<rect x="{left + width + 16}" y="{14 + 16 * i}" width="10" height="10" '
-            f'fill="{palette(i)}"/><text x="{left + width + 30}" y="{23 + 16 * i}">'
+            f'fill="{colour(i)}"/><text x="{left + width + 30}" y="{23 + 16 * i}">'
             f"{escape(name)}</text>"
         )
     return _svg(left + width + 300, height, body, x_label)
