@@ -50,9 +50,21 @@ class LithWords:
 
     def __init__(self, config: LithConfig, me: int, labels: Sequence[str]) -> None:
         self.config, self.me, self.labels = config, me, list(labels)
+        self.noted = False  # the qualifier's note is said once a session, at its first use
 
     def who(self, seat: int) -> str:
         return "you" if seat == self.me else f"seat {seat} ({self.labels[seat]})"
+
+    def shows(self, seat: int) -> str:
+        """``you show`` or ``seat 1 (tag) shows``."""
+        return f"{self.who(seat)} {'show' if seat == self.me else 'shows'}"
+
+    def qualifier_note(self, indent: str = "") -> list[str]:
+        """What a hand's qualifier is, the first time a hand is read; then nothing."""
+        if self.noted:
+            return []
+        self.noted = True
+        return [f"{indent}[dim]{QUALIFIER_NOTE}[/dim]"]
 
     def describe(self, action: dict) -> str:
         """One public action in words; a discarded card is named only for my own discards."""
@@ -125,7 +137,7 @@ class LithWords:
                 cells.append(self._exchange_cell(view, s))
             grid.add_row(*cells, style="bold" if s == self.me else None)
         lines: list[RenderableType] = [grid, "Your hand: " + self.hand_line(view.cards)]
-        lines.append(f"[dim]{QUALIFIER_NOTE}[/dim]")
+        lines += self.qualifier_note()
         for i, ex in enumerate(view.exchanges):
             if ex.my_discard is None or not ex.resolved:
                 continue
@@ -147,10 +159,10 @@ class LithWords:
         """A finished hand: showdown cards (only those the rules show), pots, net chips."""
         lines = []
         if record["showdown"]:
-            lines.append(f"  [dim]{QUALIFIER_NOTE}[/dim]")
+            lines += self.qualifier_note("  ")
         for seat, cards in sorted(record["showdown"].items(), key=lambda kv: int(kv[0])):
             ids = [card_id(name) for name in cards]
-            lines.append(f"  {self.who(int(seat))} shows " + self.hand_line(ids))
+            lines.append(f"  {self.shows(int(seat))} " + self.hand_line(ids))
         if record["demon"]:
             lines.append("  the demon coin was flipped")
         for pot in record["pots"]:

@@ -489,8 +489,10 @@ def test_lith_screen_explains_the_qualifier(tmp_path, capsys):
     )
     table, _, showdown = screen.partition("Hand 1 is over.")
     assert re.search(r"Your hand: .* \(qualifier: (kindred|fortune|neither)\)", table)
-    assert note in table and note in showdown
-    assert re.search(r"shows .* \(qualifier: (kindred|fortune|neither)\)", showdown)
+    assert note in table and screen.count(note) == 1  # said once, not at every decision
+    assert screen.count("Your hand: ") > 1  # there were decisions after the first
+    assert re.search(r"\bshows? .* \(qualifier: (kindred|fortune|neither)\)", showdown)
+    assert "you shows" not in screen and "you show " in showdown
 
 
 def test_gendeneia_screen_explains_its_letters_and_the_score(tmp_path, capsys):
