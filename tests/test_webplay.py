@@ -11,6 +11,7 @@ import re
 import socket
 from pathlib import Path
 
+import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
@@ -216,17 +217,46 @@ def test_the_default_bots_are_the_zoos_where_it_has_one_for_the_table(client):
     assert state["players"] == ["you"] + ["zoo:lith-6max"] * 5
 
 
-def test_the_zoo_bots_give_their_probabilities_after_the_hand(client):
+def test_the_zoo_bots_give_their_probabilities_after_the_hand(store_client):
+    """Each betting decision's probabilities are the bot's own strategy at that decision, as
+    an independent copy of the bot reads it from the same observation (not uniform numbers,
+    nor another state's)."""
+    from tablegame.registry import make_agent
+
+    client = store_client
     state = new(client, game="lith", players=2, seed=2)  # zoo:lith-hu by default
-    while not state["finished"]:
+    table = table_of(client, state)
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+    for bot in {id(b): b for b in table.bots.values()}.values():  # seat -> bot, once each
+        plays = bot.act
+
+        def spying(observation, mask, plays=plays):
+            seen.append((np.asarray(observation).copy(), np.asarray(mask).copy()))
+            return plays(observation, mask)
+
+        bot.act = spying
+    while not state["finished"]:  # one hand, the person calling
         calls = [
             i for i, c in enumerate(state["choices"]) if c["label"].startswith(("call", "check"))
         ]
         state = act(client, state, calls[0] if calls else 0)
     decisions = state["finished"][-1]["decisions"]
     assert decisions and all(d["bot"] == "zoo:lith-hu" for d in decisions)
-    for decision in decisions:
-        assert sum(p["p"] for p in decision["probabilities"]) == pytest.approx(1.0, abs=1e-3)
+    reader = make_agent("zoo:lith-hu", "lith", config=table.config)
+    compared = 0
+    for decision, (observation, mask) in zip(decisions[::-1], seen[::-1], strict=False):
+        given = sorted(p["p"] for p in decision["probabilities"])
+        assert sum(given) == pytest.approx(1.0, abs=1e-3)
+        if decision["played"].split()[0] not in ("check", "call", "fold", "bet", "raise"):
+            continue  # an exchange's discards are summed under one label
+        legal = mask.astype(bool)
+        expected = reader.action_probabilities(observation[None], mask[None])[0][legal]
+        shown = [p for p in given if p > 0]  # rounded to 4 digits: the tiny ones show as 0
+        want = sorted(float(q) for q in expected if q >= 5e-5)
+        assert shown == pytest.approx(want, abs=1e-4), (decision, list(expected))
+        compared += 1
+    assert compared >= 2
+    assert any(len(set(p["p"] for p in d["probabilities"])) > 1 for d in decisions)
 
 
 @pytest.mark.slow
