@@ -619,3 +619,21 @@ def test_a_person_plays_a_whole_gendeneia_game(browser, server):
     assert "The game is over" in status and "lowest score" in status
     assert "scores:" in browser.find_element(By.ID, "finished").text
     assert browser.find_element(By.ID, "error").text == ""
+
+
+def test_the_match_ends_for_the_person_once_they_are_out_of_chips(store_client):
+    """At three seats the bots would otherwise play the rest of the match alone, hundreds of
+    hands inside one request."""
+    rules = {"starting_chips": 20, "betting": "pot-limit"}
+    state = new(store_client, game="lith", players=3, bots="rock,caller", rules=rules, seed=5)
+    engine = table_of(store_client, state).engine
+    moves = 0
+    while not state["over"]:
+        folds = [i for i, c in enumerate(state["choices"]) if c["label"].startswith("fold")]
+        state = act(store_client, state, folds[0] if folds else 0)
+        moves += 1
+        assert moves < 300
+    assert state["over"] and not state["choices"]
+    me = state["seat"]
+    assert engine.stacks[me] == 0  # out of chips, not the end of the match
+    assert sum(1 for chips in engine.stacks if chips > 0) >= 2  # the bots were not played out

@@ -194,7 +194,9 @@ class LithTable(WebTable):
         return self.engine.current_player
 
     def over(self) -> bool:
-        return self.engine.is_over
+        """The match is over, or the person is out of it: the bots alone would play on for
+        thousands of hands in one request."""
+        return self.engine.is_over or not self.engine.hand.dealt_in[self.me]
 
     def _menu(self) -> list:
         from lith_env.words import menu
