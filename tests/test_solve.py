@@ -334,7 +334,11 @@ def test_commands_solve_measure_and_confirm_in_a_tournament(tmp_path, capsys):
     assert lith_solver_main(["exploitability", "tag", *rules, "--out", str(br)]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     value = float(last.split()[1])
-    assert last == f"exploitability: {value:.6f} chips/hand" and value > 0.05
+    assert last == (
+        f"exploitability: {value:.6f} chips/hand ({100 * value:.2f} chips/100 hands, the unit "
+        "of decktet lbr and exploit)"
+    )
+    assert value > 0.05
 
     from tournaments.cli import main as tournament_main
 

@@ -596,7 +596,7 @@ def test_a_person_plays_a_lith_hand_with_an_exchange_to_a_showdown(browser, serv
     assert "pot of" in browser.find_element(By.ID, "finished").text
     saved = browser.find_element(By.ID, "history").text  # the folder by name, not its path
     assert re.search(r"saved in the folder lith-\S+ of the server's --history-dir", saved)
-    assert "python -m tournaments.report runs/web/lith-" in saved
+    assert "decktet report runs/web/lith-" in saved
     assert not re.search(r"(?<![\w.])/[\w.-]+/", saved)
     assert browser.find_element(By.CSS_SELECTOR, "table.decisions tbody tr")
     assert browser.find_element(By.ID, "error").text == ""
