@@ -37,6 +37,7 @@ def test_every_decision_point_of_the_exact_game_has_a_public_node():
         assert len(keys) == len(tree.decisions)  # no two public nodes share a key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("recall", ["hand", "perfect"])
 def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
     solver = ax.ExchangeAbstractSolver(TINY, 20, seed=1, traversals=1, recall=recall)
@@ -49,6 +50,7 @@ def test_the_simulator_values_a_strategy_as_the_exact_game_does(recall):
         assert abs(values.mean() - sign * exact) < 4 * error
 
 
+@pytest.mark.slow
 def test_mccfr_descends_the_real_exploitability(solver):
     game = solver.game()
     strategy = ax.exact_game_strategy(solver, game, solver.current_strategy())
@@ -88,6 +90,7 @@ def test_the_average_weighs_iteration_t_by_t_squared_at_power_2():
         ax.ExchangeAbstractSolver(TINY, 10, average_power=-1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("recall", ["hand", "perfect"])
 def test_the_agent_plays_the_strategy_the_solver_measured(solver, recall, tmp_path):
     if recall == "hand":
@@ -135,6 +138,7 @@ def test_bad_options_exit_2_naming_them(tmp_path, argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_full_game_is_solved_unmeasured_with_a_playable_snapshot_a_check(tmp_path, capsys):
     out = tmp_path / "full"
     argv = ["abstract", "--rule", "rounds=3", "--buckets", "10", "--iterations", "4",

@@ -117,6 +117,7 @@ def test_a_coarser_best_response_wins_no_more(game):
         assert one <= fine + 1e-12 <= real + 2e-12
 
 
+@pytest.mark.slow
 def test_mccfr_descends_the_abstract_exploitability(solved, game):
     solver, curve, _ = solved
     uniform = game.uniform_profile()

@@ -228,6 +228,7 @@ def test_gendeneia_agents_play_whole_games():
 # ----------------------------------------------------------------------------- ppo
 
 
+@pytest.mark.slow
 def test_ppo_agent_loads_a_trained_model_and_acts_legally(tmp_path):
     from sb3_contrib import MaskablePPO
 

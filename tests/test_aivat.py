@@ -16,6 +16,7 @@ FOURTEEN = {"rounds": 2, "cards": list(range(0, 28, 2))}
 EXACT = {"one round": -22.069, "fourteen": -21.253}
 
 
+@pytest.mark.slow
 def test_every_figure_is_unbiased_on_a_game_with_draws():
     result = aivat.aivat_match(aivat.make_judge("bluffer", "tag", FOURTEEN), 4_000)
     for name in ("plain", "chance", "all"):
@@ -24,6 +25,7 @@ def test_every_figure_is_unbiased_on_a_game_with_draws():
     assert result["chance"]["narrower"] > 1.1 and result["all"]["narrower"] > 1.1
 
 
+@pytest.mark.slow
 def test_on_one_round_the_deal_terms_cancel_in_duplicate():
     result = aivat.aivat_match(aivat.make_judge("bluffer", "tag", {"rounds": 1}), 4_000)
     assert result["chance"]["mean"] == pytest.approx(result["plain"]["mean"], abs=1e-9)

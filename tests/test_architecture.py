@@ -14,6 +14,8 @@ import tomllib
 from importlib import metadata
 from pathlib import Path
 
+import pytest
+
 from distributed.cluster import SUITE_MODULES
 from tablegame.registry import ENTRY_POINT_GROUP
 
@@ -183,6 +185,7 @@ def test_no_import_circle_between_modules():
     assert not circles, "import circles:\n" + "\n".join(circles)
 
 
+@pytest.mark.slow
 def test_no_module_uses_another_modules_private_names():
     suite = {*PACKAGES, "benchmarks", "train", "tests"}
     found = []

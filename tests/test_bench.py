@@ -40,6 +40,7 @@ traversals = 50
 """
 
 
+@pytest.mark.slow
 def test_a_tiny_bench_runs_every_piece_and_summarizes(tmp_path, capsys):
     path = _bench(tmp_path, MCCFR)
     assert main([str(path)]) == 0

@@ -169,6 +169,7 @@ def test_the_lith_search_benchmark_times_worlds_beside_a_deep_copy_and_decisions
     assert all(0 < f["median"] <= f["p95"] and f["n"] > 0 for f in result["ms a decision"].values())
 
 
+@pytest.mark.slow
 def test_the_web_benchmark_times_every_move_of_every_session_on_loopback():
     from benchmarks.web import bench_web
 

@@ -21,6 +21,7 @@ targets = ["caller", "rock"]
 """
 
 
+@pytest.mark.slow
 def test_a_tiny_calibration_tables_every_target_budget_and_seed(tmp_path, capsys):
     config = tmp_path / "c.toml"
     config.write_text(TINY.format(out=tmp_path / "out"))

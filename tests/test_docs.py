@@ -168,13 +168,12 @@ QUICK_PROGRAMS = ("hands",)
 
 
 def _runs_long(language: str, block: str) -> bool:
-    """Whether a block trains a network (python) or runs a program for real (sh)."""
+    """Whether a block trains a network (python) or starts a program that is not one of the
+    quick ones (sh): a fresh interpreter importing torch or numba takes seconds even for
+    --help."""
     if language == "python":
         return ".learn(" in block
-    return any(
-        _small(command) is not None and not _arguments(command).startswith(QUICK_PROGRAMS)
-        for command in _commands(block)
-    )
+    return any(not _arguments(command).startswith(QUICK_PROGRAMS) for command in _commands(block))
 
 
 def _params(language: str) -> list:

@@ -24,6 +24,7 @@ def tiny(tmp_path, **changes) -> ExItConfig:
     return ExItConfig(**{**TINY, "out": str(tmp_path / "run"), **changes})
 
 
+@pytest.mark.slow
 def test_a_tiny_run_leaves_networks_that_play_alone_and_guide_the_search(tmp_path):
     config = tiny(tmp_path)
     progress = expert_iteration.run(config)
@@ -58,6 +59,7 @@ def test_a_rerun_resumes_after_the_last_finished_generation(tmp_path):
     assert data.stat().st_mtime_ns == stamp
 
 
+@pytest.mark.slow
 def test_self_play_data_do_not_depend_on_the_number_of_workers(tmp_path):
     one = self_play(tiny(tmp_path, games=12, iterations=3), prior=None)
     two = self_play(tiny(tmp_path, games=12, iterations=3, workers=2), prior=None)

@@ -71,6 +71,7 @@ def test_bad_pieces_exit_2_naming_them(tmp_path, capsys):
     assert "--pieces: choose from solve, lbr, matches, protocol" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_tiny_run_tables_every_figure_and_resumes(tmp_path, capsys):
     out = tmp_path / "out"
     config = write(tmp_path, TINY.format(out=out))

@@ -37,6 +37,7 @@ def _names_compared(tree: ast.AST) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_no_package_above_the_engines_compares_a_game_name():
     found = []
     for path in sorted(ROOT.rglob("*.py")):

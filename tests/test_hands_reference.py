@@ -40,6 +40,7 @@ def enumerated(pawns_and_courts, excuse):
     return hands, keys, ref
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("pawns_and_courts", "excuse"), CONFIGS)
 def test_every_hand_same_category_and_qualifier(pawns_and_courts, excuse):
     hands, keys, ref = enumerated(pawns_and_courts, excuse)

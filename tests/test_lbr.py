@@ -22,6 +22,7 @@ def gain(spec: str, rules: dict, hands: int, particles: int = 300, seed: int = 0
     return lbr.lbr_gain(lbr.local_best_response(spec, rules, particles, seed), hands, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", sorted(EXACT_ONE_ROUND))
 def test_on_one_round_it_stays_at_or_below_the_exact_exploitability(spec):
     result = gain(spec, ONE_ROUND, 1_000)
@@ -39,6 +40,7 @@ def test_through_an_exchange_it_stays_at_or_below_the_exact_exploitability(spec)
     assert result["low"] <= exact and result["low"] > 0
 
 
+@pytest.mark.slow
 def test_against_a_sampling_bot_it_reads_its_probabilities():
     # the bluffer mixes (bets a weak hand at freq): measured through action_probabilities
     result = gain("bluffer", ONE_ROUND, 400)

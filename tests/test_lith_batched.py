@@ -77,6 +77,7 @@ def differential(config, episode, tables, hands, seed):
     return played
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", CONFIGS, ids=lambda r: "-".join(f"{v}" for v in r.values()))
 def test_batched_engine_equals_the_reference_hand_by_hand(rules):
     config = LithConfig(**rules)
@@ -84,6 +85,7 @@ def test_batched_engine_equals_the_reference_hand_by_hand(rules):
     assert played >= 240
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", CONFIGS[::3], ids=lambda r: f"{r['num_players']}p")
 def test_batched_engine_equals_the_reference_over_matches(rules):
     """Matches: stacks carried over, the deal passing left, bust-outs, match ends."""

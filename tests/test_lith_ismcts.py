@@ -151,6 +151,7 @@ def test_the_same_observation_gets_the_same_search_whatever_came_before():
     ],
     ids=["2p-flat", "3p-nl-short", "6p-pl-demon", "10p-basic", "4p-2rounds", "2p-1round-10"],
 )
+@pytest.mark.slow
 def test_whole_hands_under_the_variants_take_only_legal_actions(config, options):
     n = config.num_players
     agents = [ISMCTSAgent(seed=s, config=config, iterations=10, **options) for s in range(n)]

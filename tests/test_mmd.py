@@ -71,6 +71,7 @@ def test_masked_kl_matches_the_formula_over_legal_actions():
     assert kl[1].item() == pytest.approx(0.0, abs=1e-7)
 
 
+@pytest.mark.slow
 def test_a_uniform_magnet_settles_on_the_quantal_response():
     """One decision with rewards r: MMD's fixed point with a uniform magnet of weight alpha is
     softmax(r / alpha), whatever the step size."""
@@ -81,6 +82,7 @@ def test_a_uniform_magnet_settles_on_the_quantal_response():
     assert _probabilities(model) == pytest.approx(expected, abs=0.03)
 
 
+@pytest.mark.slow
 def test_illegal_actions_are_never_played_or_weighted():
     model = _bandit_model([1.0, 5.0, 0.0], legal=[True, False, True], magnet_coef=0.5)
     model.learn(5_000)
@@ -90,6 +92,7 @@ def test_illegal_actions_are_never_played_or_weighted():
     assert probabilities[[0, 2]] == pytest.approx(expected / expected.sum(), abs=0.05)
 
 
+@pytest.mark.slow
 def test_the_kl_term_slows_the_step_and_no_magnet_reaches_the_best_action():
     """A heavier KL to the rollout's policy moves less in one update; without a magnet the
     policy goes to the best action."""
@@ -135,6 +138,7 @@ def test_a_moving_magnet_stays_put_between_refreshes_and_pulls_towards_itself():
     assert _probabilities(model) == pytest.approx(expected / expected.sum(), abs=0.03)
 
 
+@pytest.mark.slow
 def test_an_mmd_run_repeats_bit_for_bit_resumes_and_plays_as_ppo(tmp_path):
     def run(name: str) -> dict:
         out = tmp_path / name

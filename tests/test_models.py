@@ -29,6 +29,7 @@ def test_every_one_round_bot_is_listed():
     assert len(ROWS) >= 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", ROWS, ids=lambda row: _spec_and_figure(row)[0])
 def test_a_kept_bot_measures_its_listed_exploitability(row, monkeypatch):
     monkeypatch.chdir(ROOT)  # the specs name files relative to the repository
@@ -50,6 +51,7 @@ def test_the_full_game_bot_is_listed():
     assert len(FULL_GAME_ROWS) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", FULL_GAME_ROWS, ids=lambda row: "full-game")
 def test_the_full_game_bot_replays_its_listed_result_against_tag(row, monkeypatch):
     """No exact figure exists for the full game: the kept bot replays the duplicate match

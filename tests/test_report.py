@@ -316,6 +316,7 @@ def test_the_page_draws_decktet_cards_with_rank_and_suits():
     assert cards[card_id("The Excuse")] == ["The Excuse", "Excuse", []]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", ["excuse=demon", "excuse=imposter", "betting=no-limit"])
 def test_variants_encode_their_showdowns_and_bets(tmp_path, rule):
     """Under every Excuse role (the demon's by the hand's coin) a shown hand's category is the

@@ -117,6 +117,7 @@ def test_filter_to_bluffs_open_a_hand_and_step_it_to_the_showdown(browser, lith_
     assert not _errors(browser)
 
 
+@pytest.mark.slow
 def test_a_seat_view_hides_the_other_hands_until_the_showdown(browser, lith_page):
     _open(browser, lith_page / "report.html")
     _select(browser, "filter-showdown", "yes")

@@ -466,6 +466,7 @@ def test_exploitability_command_on_an_exchange_game(capsys):
     ],
     ids=["two-rounds", "demon", "three-rounds"],
 )
+@pytest.mark.slow
 def test_factored_build_measures_strategies_as_the_joint_build(config):
     """The factored stages (each player's states alone, sums by inclusion-exclusion) give the
     same values and exploitability as the joint histories, for the same strategy."""

@@ -447,6 +447,7 @@ def test_a_batched_sample_is_seeded_and_replays():
         run_batched_tournament(spec, record=61)
 
 
+@pytest.mark.slow
 def test_analyze_reads_batched_records_and_says_how_to_get_them(tmp_path, capsys):
     from tournaments.report.cli import main as analyze
 
@@ -611,6 +612,7 @@ def test_every_output_names_an_agent_by_its_spec(tmp_path, capsys, monkeypatch, 
     assert exchanges == sorted(names)
 
 
+@pytest.mark.slow
 def test_the_batched_engine_is_chosen_where_it_can_play_and_said_in_one_line(tmp_path, capsys):
     argv = ["--agents", "tag,caller", "--hands", "8", "--seed", "3"]
     assert main([*argv, "--out", str(tmp_path / "auto")]) == 0

@@ -77,6 +77,7 @@ def copy_of(run: Path, tmp_path: Path) -> Path:
     ("game", "players", "opponents", "against"),
     [("lith", 2, "tag,self", "caller"), ("gendeneia", 3, "greedy", "greedy")],
 )
+@pytest.mark.slow
 def test_tiny_run_saves_a_model_that_plays_a_tournament(
     tmp_path, game, players, opponents, against, capsys
 ):
@@ -614,6 +615,7 @@ def test_a_tiny_experiment_reports_the_steps_it_trained(tmp_path, capsys):
     assert "trained 128 steps (timesteps 100," in rebuilt  # the run's, not the file's 128
 
 
+@pytest.mark.slow
 def test_an_experiment_seats_a_mixed_table(tmp_path):
     """against = [["tag", "rock"]]: one table, the bot and one agent a seat, rotated through
     the seats; reported and summarized under the table's name."""
@@ -716,6 +718,7 @@ def test_the_bot_spec_names_the_model_or_the_mixture(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_one_round_experiment_measures_its_exact_exploitability(tmp_path):
     experiment = 'against = ["caller"]\nunits = 2\nexact_exploitability = true'
     path = tiny_toml(tmp_path / "x.toml", tmp_path / "run", "[rules]\nrounds = 1", experiment)

@@ -42,6 +42,7 @@ def test_the_zoo_holds_the_bots_the_issue_names():
     assert sum(zoo.size(e) for e in ENTRIES.values()) < 8e6  # a few MB in the repository
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _params())
 def test_a_bot_replays_its_check_within_its_cards_interval(name, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # zoo specs play from any folder
