@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None, console: Any = None) -> int:
         config, resume, overwrite = config_from_args(argv)
         run = train(config, resume=resume, console=console, overwrite=overwrite)
     except ValueError as error:
-        print(f"train.py: error: {error}", file=sys.stderr)
+        print(f"decktet train: error: {error}", file=sys.stderr)  # as its usage line
         return 2
     print(f"model saved to {run / 'model.zip'}")
     return 0
