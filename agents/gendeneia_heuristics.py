@@ -24,6 +24,7 @@ SAMPLE = 48  # unseen Choice/Force pairs sampled to value a fresh hand
 
 class GendeneiaHeuristic:
     needs_observation = True
+    spoils = False  # plays onto the leader when that hurts them more than it helps itself
 
     def __init__(self, seed: int | None = None, config: GendeneiaConfig | None = None) -> None:
         self.config = config or GendeneiaConfig()
@@ -57,6 +58,15 @@ class GendeneiaHeuristic:
         return float(np.mean([min(self.delta(seat_lots, c, f), 0) for c, f in pairs]))
 
     # ------------------------------------------------------------------ decisions
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The decisions for many tables at once, compiled (:mod:`agents.gendeneia_batched`):
+        the same rules and the same distribution of decisions as :meth:`act`, with the random
+        draws taken from this agent's generator for all rows at once."""
+        from agents.gendeneia_batched import SAMPLE, decide
+
+        uniforms = self.rng.random((len(masks), SAMPLE + 1))
+        return decide(observations, masks, uniforms, self.config.presum, self.spoils)
 
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         from gendeneia_env.encoding import read
@@ -106,6 +116,8 @@ class GreedyAgent(GendeneiaHeuristic):
 class SpoilerAgent(GendeneiaHeuristic):
     """Plays onto the leading opponent (lowest score) when that raises their score by more
     than playing onto its own lots would lower its own; otherwise plays like ``greedy``."""
+
+    spoils = True
 
     def target(self, view, mine: Lots) -> int:
         choice, force = view.hand

@@ -27,7 +27,12 @@ __all__ = [
 
 # nondeterministic: opponents are arbitrary agents whose randomness the env may not own; see
 # docs/gendeneia_env.md. With seeded agents, seeds reproduce games.
-_register(id="Gendeneia-v0", entry_point="gendeneia_env.env:GendeneiaEnv", nondeterministic=True)
+_register(
+    id="Gendeneia-v0",
+    entry_point="gendeneia_env.env:GendeneiaEnv",
+    vector_entry_point="gendeneia_env.vector:GendeneiaVectorEnv",
+    nondeterministic=True,
+)
 
 
 def aec_env(config: GendeneiaConfig | None = None, **options: Any) -> GendeneiaAECEnv:

@@ -46,6 +46,7 @@ __all__ = [
     "observation_size",
     "read",
     "read_lot",
+    "shape_for_size",
 ]
 
 PHASES = ("discard", "play", "remove", "over")
@@ -244,7 +245,8 @@ class GendeneiaObservation(NamedTuple):
 
 
 @functools.cache
-def _shape_for_size(size: int) -> tuple[int, bool]:
+def shape_for_size(size: int) -> tuple[int, bool]:
+    """The player count and round-lots variant of an observation of length ``size``."""
     for n in range(2, 7):
         for round_lots in (False, True):
             if layout(n, round_lots)["size"][0] == size:
@@ -268,7 +270,7 @@ def read_lot(obs: np.ndarray, start: int, index: int) -> tuple[tuple[int, int], 
 def read(obs: np.ndarray) -> GendeneiaObservation:
     """Decode a seat's observation vector back into hand, lots (pairs as card ids) and the
     face-up discards; the player count follows from its length."""
-    n, round_lots = _shape_for_size(len(obs))
+    n, round_lots = shape_for_size(len(obs))
     where = layout(n, round_lots)
     start = where["hand choice"][0]
     choice = np.flatnonzero(obs[start : start + 36])

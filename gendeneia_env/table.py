@@ -13,9 +13,38 @@ from gendeneia_env.cards import pair_name
 from gendeneia_env.game import GendeneiaConfig, GendeneiaGame, GendeneiaView
 from gendeneia_env.scoring import LOT_NAMES
 
-__all__ = ["REWARDS", "GendeneiaTable"]
+__all__ = ["REWARDS", "GendeneiaTable", "check_reward", "seat_returns"]
 
 REWARDS = ("final", "shaped", "shaped_win")
+
+
+def check_reward(reward: str, reward_scale: float) -> float:
+    """``reward`` and ``reward_scale`` checked (``ValueError`` naming either); the scale."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward: must be one of {', '.join(REWARDS)}, got {reward!r}")
+    if (
+        not isinstance(reward_scale, int | float)
+        or isinstance(reward_scale, bool)
+        or reward_scale <= 0
+    ):
+        raise ValueError(f"reward_scale: must be a positive number, got {reward_scale!r}")
+    return float(reward_scale)
+
+
+def seat_returns(scores: np.ndarray, over: np.ndarray, reward: str, scale: float) -> np.ndarray:
+    """Every seat's return at many tables: ``scores`` (tables, seats), ``over`` (tables,).
+    See :class:`GendeneiaTable`; a table still playing returns zeros under ``"final"``."""
+    n = scores.shape[1]
+    scores = scores.astype(float)
+    others_mean = (scores.sum(axis=1, keepdims=True) - scores) / (n - 1)
+    margin = (others_mean - scores) * scale
+    if reward == "final":
+        margin[~over] = 0.0
+    elif reward == "shaped_win":
+        best = scores == scores.min(axis=1, keepdims=True)
+        shares = best / best.sum(axis=1, keepdims=True)
+        margin[over] += shares[over] - 1 / n
+    return margin
 
 
 class GendeneiaTable:
@@ -30,17 +59,9 @@ class GendeneiaTable:
     """
 
     def __init__(self, config: GendeneiaConfig, reward: str = "final", reward_scale: float = 0.1):
-        if reward not in REWARDS:
-            raise ValueError(f"reward: must be one of {', '.join(REWARDS)}, got {reward!r}")
-        if (
-            not isinstance(reward_scale, int | float)
-            or isinstance(reward_scale, bool)
-            or reward_scale <= 0
-        ):
-            raise ValueError(f"reward_scale: must be a positive number, got {reward_scale!r}")
+        self.reward_scale = check_reward(reward, reward_scale)
         self.config = config
         self.reward = reward
-        self.reward_scale = float(reward_scale)
         self.num_players = config.num_players
         self.num_actions = encoding.num_actions(config)
         self.observation_size = encoding.observation_size(config)
@@ -72,15 +93,9 @@ class GendeneiaTable:
         return encoding.encode(self.game.observe(seat), self.config)
 
     def returns(self) -> np.ndarray:
-        n = self.num_players
-        if self.reward == "final" and not self.game.is_over:
-            return np.zeros(n)
-        scores = np.array(self.game.scores(), dtype=float)
-        others_mean = (scores.sum() - scores) / (n - 1)
-        margin = (others_mean - scores) * self.reward_scale
-        if self.reward == "shaped_win" and self.game.is_over:
-            margin += np.array(self.game.win_shares()) - 1 / n
-        return margin
+        game = self.game
+        scores = np.array([game.scores()])
+        return seat_returns(scores, np.array([game.is_over]), self.reward, self.reward_scale)[0]
 
     def is_out(self, seat: int) -> bool:
         """Never: no player leaves a game of Gendeneía before it ends."""

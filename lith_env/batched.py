@@ -275,6 +275,7 @@ class BatchedLith:
         self.decks_mode = decks
         self.first_dealer = first_dealer
         self.B = B = int(num_tables)  # noqa: N806 - B and D as in the docs: tables, deck
+        self.num_tables = B
         self.n = n = config.num_players
         self.num_actions = encoding.num_actions(config)
         self.keep_id = encoding.keep_id(config)

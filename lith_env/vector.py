@@ -29,22 +29,12 @@ from lith_env.batched import BatchedLith
 from lith_env.env import check_rules, env_config, env_options
 from lith_env.game import LithConfig
 from lith_env.table import check_first_decision
-from tablegame.agent import Agent, act_batch
+from tablegame.agent import Agent
 from tablegame.engine import IllegalActionError
 from tablegame.gym_env import check_learner_seat, check_reward_scale, resolve_opponents
+from tablegame.vector_env import OneSeatVectorEnv, action_ids
 
 __all__ = ["LithAllSeatsVectorEnv", "LithVectorEnv"]
-
-
-def _action_ids(actions: object, shape: tuple[int, ...]) -> np.ndarray:
-    """Integer action ids in ``shape``; floats, bools or the wrong count raise (no rounding)."""
-    ids = np.asarray(actions)
-    if ids.dtype.kind not in "iu" or ids.size != np.prod(shape):
-        raise IllegalActionError(
-            f"actions: need {int(np.prod(shape))} integer action ids {shape}, got "
-            f"{ids.size} of dtype {ids.dtype}"
-        )
-    return ids.astype(np.int64, copy=False).reshape(shape)
 
 
 class _Base(VectorEnv):
@@ -78,7 +68,7 @@ class _Base(VectorEnv):
         pass
 
 
-class LithVectorEnv(_Base):
+class LithVectorEnv(_Base, OneSeatVectorEnv):
     """``num_envs`` Lith tables, one learner seat each (``docs/lith_env.md``, "Vector envs").
 
     Options as ``Lith-v0``, plus ``decks``: ``"numpy"`` (default, fast) or ``"reference"``
@@ -114,125 +104,17 @@ class LithVectorEnv(_Base):
         self._setup(num_envs, config, episode, decks, reward_scale)
         self.opponents = resolve_opponents(opponents, n - 1, game="lith", config=self.config)
         self.learner_seat = learner_seat
-        self.single_observation_space = gym.spaces.Box(
-            0.0, 1.0, (self.engine.observation_size,), np.float32
-        )
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.seats = np.zeros(self.num_envs, dtype=np.int64)
-        self._last_return = np.zeros(self.num_envs)
+        self._spaces(low=0.0)
 
-    # ------------------------------------------------------------------ gymnasium API
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None:
-            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
-        if options:
-            raise ValueError(f"reset options: none are supported, got {sorted(options)}")
-        for j, agent in enumerate(self.opponents):
-            reset = getattr(agent, "reset", None)
-            if callable(reset):
-                reset(seed=None if seed is None else int(self.np_random.integers(2**31)) + j)
-        self._restart(np.arange(self.num_envs), seed)
-        self._started = True
-        return self._observations(), self._info()
-
-    def step(
-        self, actions: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        if not self._started:
-            raise IllegalActionError("call reset() before step()")
-        actions = _action_ids(actions, (self.num_envs,))
-        engine = self.engine
-        engine.step(actions)
-        self._play_opponents()
-        now = engine.returns()[np.arange(self.num_envs), self.seats].astype(np.float64)
-        rewards = (now - self._last_return) * self.reward_scale
-        self._last_return = now
-        terminated = engine.match_over | self._learner_out(np.arange(self.num_envs))
-        info: dict[str, Any] = {}
-        done = np.flatnonzero(terminated)
-        if len(done):
-            final = np.zeros((self.num_envs, engine.observation_size), dtype=np.float32)
-            final[done] = engine.encode(self.seats[done], done)
-            returns = np.zeros((self.num_envs, engine.n), dtype=np.int64)
-            returns[done] = engine.returns()[done]
-            info.update(
-                final_obs=final, _final_obs=terminated, returns=returns, _returns=terminated
-            )
-            info.update(final_seat=self.seats.copy(), _final_seat=terminated)
-            self._restart(done, None)
-        info.update(self._info())
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        return self._observations(), rewards, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        """Legal actions of every table's learner now, (num_envs, actions) booleans."""
-        return self.engine.action_masks().astype(bool)
-
-    # ------------------------------------------------------------------ internals
-
-    def _restart(self, tables: np.ndarray, seed: int | None) -> None:
-        """New episodes at ``tables``: learner seats drawn, opponents played up to the
-        learner's first decision; a table where the learner gets none is dealt again."""
-        n = self.engine.n
-        while len(tables):
-            self._seed_engine(seed, tables)
-            seed = None
-            if self.learner_seat is None:
-                self.seats[tables] = self.np_random.integers(n, size=len(tables))
-            else:
-                self.seats[tables] = self.learner_seat
-            self._last_return[tables] = self.engine.returns()[tables, self.seats[tables]]
-            for agent in self.opponents:
-                if hasattr(agent, "reset_tables"):  # agents that keep a state per table
-                    agent.reset_tables(tables)
-            self._play_opponents(tables)
-            tables = tables[self.engine.match_over[tables]]
-
-    def _play_opponents(self, tables: np.ndarray | None = None) -> None:
-        engine = self.engine
-        tables = np.arange(self.num_envs) if tables is None else tables
-        actions = np.zeros(self.num_envs, dtype=np.int64)
-        while True:
-            current = engine.current[tables]
-            waiting = tables[
-                (current >= 0) & (current != self.seats[tables]) & ~self._learner_out(tables)
-            ]
-            if not len(waiting):
-                return
-            seat = engine.current[waiting]
-            # Opponent j sits at the j-th seat other than the learner's, in seat order.
-            position = seat - (seat > self.seats[waiting])
-            for j, agent in enumerate(self.opponents):
-                rows = waiting[position == j]
-                if not len(rows):
-                    continue
-                observations = (
-                    engine.encode(engine.current[rows], rows)
-                    if getattr(agent, "needs_observation", True)
-                    else None
-                )
-                masks = engine.action_masks(rows)
-                if getattr(agent, "per_table", False):
-                    actions[rows] = agent.act_batch(observations, masks, tables=rows)
-                else:
-                    actions[rows] = act_batch(agent, observations, masks)
-            engine.step(actions, tables=waiting)
+    def returns(self) -> np.ndarray:
+        """Chips every seat has won so far at every table (the engine's returns)."""
+        return self.engine.returns()
 
     def _learner_out(self, tables: np.ndarray) -> np.ndarray:
         """Whether the learner at each of ``tables`` is out of the match (no chips, so not
         dealt in): its episode is over even though the others may play on."""
         engine = self.engine
         return ~engine.dealt_in.reshape(-1)[tables * engine.n + self.seats[tables]]
-
-    def _observations(self) -> np.ndarray:
-        return self.engine.encode(self.seats)
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.engine.action_masks(), "seat": self.seats.copy()}
 
 
 class LithAllSeatsVectorEnv(_Base):
@@ -285,7 +167,7 @@ class LithAllSeatsVectorEnv(_Base):
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         engine, n = self.engine, self.engine.n
-        actions = _action_ids(actions, (self.num_envs, n))
+        actions = action_ids(actions, (self.num_envs, n))
         rows = np.arange(self.num_envs)
         engine.step(actions[rows, engine.current.clip(0)])
         now = engine.returns().astype(np.float64)
