@@ -17,7 +17,13 @@ import numpy as np
 from numba import njit, prange
 
 from gendeneia_env import encoding
-from gendeneia_env.batched_rules import lot_values, play_delta, removal_delta, score
+from gendeneia_env.batched_rules import (
+    PARALLEL_ROWS,
+    lot_values,
+    play_delta,
+    removal_delta,
+    score,
+)
 from gendeneia_env.scoring import PRESUMS
 
 __all__ = ["SAMPLE", "decide"]
@@ -55,7 +61,8 @@ def _first_set(obs, i, start, size) -> int:  # pragma: no cover - compiled
 
 @njit(parallel=True, cache=True)
 def _decide(obs, masks, uniforms, n, presum, spoiler, offsets, out) -> None:  # pragma: no cover
-    """The rows in chunks, the chunks shared by the threads (numba's, one a core)."""
+    """The rows in chunks, the chunks shared by the threads (numba's, one a core); for many
+    rows only (``PARALLEL_ROWS``), as the engine's ``encode``."""
     rows = obs.shape[0]
     chunks = min(rows, 16)
     for chunk in prange(chunks):
@@ -180,7 +187,7 @@ def decide(
         dtype=np.int64,
     )
     out = np.empty(len(observations), dtype=np.int64)
-    _decide(
+    args = (
         np.ascontiguousarray(observations, dtype=np.float32),
         np.ascontiguousarray(masks),
         np.ascontiguousarray(uniforms, dtype=np.float64),
@@ -190,4 +197,8 @@ def decide(
         offsets,
         out,
     )
+    if len(out) >= PARALLEL_ROWS:
+        _decide(*args)
+    else:
+        _decide_rows(*args, 0, len(out))
     return out

@@ -3,8 +3,8 @@ opponents, analyze how it bets and bluffs (Lith), optionally measure it (an expl
 iterations, the exact exploitability), and write ``report.md`` with tables and plots.
 
 The experiment file's ``[experiment]`` table is described in :mod:`experiments.settings`.
-Lith tournaments are played on the batched engine (every table of a pairing at once, the same
-deals and seatings as one table at a time); Gendeneía's in ``workers`` processes.
+Tournaments are played on the game's batched engine (every table of a pairing at once, the
+same deals and seatings as one table at a time); a game without one in ``workers`` processes.
 """
 
 from __future__ import annotations
@@ -106,7 +106,10 @@ def run_experiment(
             else (0,) + (1,) * (config.players - 1),
         )
         if info.batched_engine:  # every table of a pairing at once; same hands, same deals
-            result = run_batched_tournament(spec, progress=True, record=experiment["record"])
+            # the hands Lith's analysis reads; other games record nothing, as one table at a
+            # time without histories
+            record = experiment["record"] if info.betting_analytics else None
+            result = run_batched_tournament(spec, progress=True, record=record)
         else:
             result = run_tournament(spec, workers=workers, progress=True)
         folder = run / f"vs_{opponent.replace(':', '_').replace(' + ', '+')}"

@@ -17,9 +17,10 @@ lower bound on the bot's exploitability, in the report; bot ("model", the defaul
 "mixture": the population's equilibrium, ``agents.mixture``, with mixture_margin its margin
 over the heuristics), and psro_iterations (and optionally psro_exploiter_steps, default
 200,000): with bot = mixture, PSRO iterations after training (``training.psro``), so that the
-bot's equilibrium holds against exploiters of itself. Lith tournaments are played on the
+bot's equilibrium holds against exploiters of itself. Tournaments are played on the game's
 batched engine (every table of a pairing at once, the same deals and seatings as one table at
-a time); Gendeneía's in ``--workers`` processes. Everything is checked before training starts.
+a time); a game without one in ``--workers`` processes. Everything is checked before training
+starts.
 
 ``--seed N`` runs the recipe at training seed N into OUT/seed-N, the folder a sweep of several
 seeds (``--seeds``) gives each; without either, one run at the file's seed in OUT.
@@ -68,8 +69,9 @@ def parser() -> argparse.ArgumentParser:
         "--workers",
         type=positive_int,
         default=2,
-        help="Gendeneía tournament processes (Lith plays on the batched engine); the results are "
-        "the same for any number (default: 2)",
+        help="tournament processes for a game without a batched engine (Lith and Gendeneía "
+        "play every table at once on theirs); the results are the same for any number "
+        "(default: 2)",
     )
     seeds = p.add_mutually_exclusive_group()
     seeds.add_argument(

@@ -202,19 +202,12 @@ class BatchedGendeneia:
         if len(seats) and (seats.min() < 0 or seats.max() >= self.n):
             raise ValueError(f"seats: run 0-{self.n - 1}, got {seats.tolist()}")
         out = np.empty((len(idx), self.observation_size), dtype=np.float32)
-        rules.encode(
-            idx,
-            np.ascontiguousarray(seats),
-            out,
-            self._offsets,
-            self.piles,
-            self.sizes,
-            self.owner,
-            self.force,
-            self.hands,
-            self.meta,
-            self._cfg,
-        )
+        state = (self.piles, self.sizes, self.owner, self.force, self.hands, self.meta, self._cfg)
+        seats = np.ascontiguousarray(seats)
+        if len(idx) >= rules.PARALLEL_ROWS:
+            rules.encode(idx, seats, out, self._offsets, *state)
+        else:
+            rules.encode_rows(idx, seats, out, self._offsets, *state, 0, len(idx))
         return out
 
     def scores(self) -> np.ndarray:

@@ -85,6 +85,7 @@ FIELDS = (
     O_MUST,
 ) = range(len(FIELDS))
 MAX_LOT, MAX_SCORE, EFFECT_SCALE, SLOT = 78.0, 312.0, 24.0, 5
+PARALLEL_ROWS = 512  # batches this big are shared by numba's threads; smaller ones are not
 
 
 @njit(cache=True)
@@ -566,11 +567,13 @@ def encode(
     tables, seats, out, offsets, piles, sizes, owner, force, hands, meta, cfg
 ) -> None:  # pragma: no cover - compiled
     """``encoding.encode(game.observe(seats[i]), config)`` of ``tables[i]`` into ``out[i]``
-    (zeroed here), the rows in chunks shared by numba's threads."""
+        (zeroed here), the rows in chunks shared by numba's threads. Worth it for many rows only:
+    callers pass few rows to :func:`encode_rows` (threads woken for a few rows cost more than
+    they save, and far more when the cores are busy)."""
     rows = len(tables)
     chunks = min(rows, 16)
     for chunk in prange(chunks):
-        _encode_rows(
+        encode_rows(
             tables,
             seats,
             out,
@@ -588,7 +591,7 @@ def encode(
 
 
 @njit(cache=True)
-def _encode_rows(
+def encode_rows(
     tables, seats, out, offsets, piles, sizes, owner, force, hands, meta, cfg, start, stop
 ) -> None:  # pragma: no cover - compiled
     n, presum = cfg[PLAYERS], cfg[PRESUM]

@@ -6,7 +6,9 @@ opponents deciding for all their tables at once (``act_batch``). Built by
 ``gymnasium.make_vec("Gendeneia-v0", num_envs=N)`` (the default ``vector_entry_point``).
 Finished tables start a new game in the same step (:mod:`tablegame.vector_env`): the last
 observation is in ``info["final_obs"]``, every seat's return of the game in
-``info["returns"]`` and the learner's seat in ``info["final_seat"]``.
+``info["returns"]``, its final scores in ``info["scores"]``, its shares of the win in
+``info["win_shares"]`` and the learner's seat in ``info["final_seat"]`` (rows valid where
+``info["_final_obs"]``).
 
 Each table's game is the reference engine's for a seed drawn from the env's generator, so a
 seeded ``reset`` repeats its games (with seeded opponents).
@@ -74,6 +76,11 @@ class GendeneiaVectorEnv(OneSeatVectorEnv):
 
     def _seed_engine(self, seed: int | None, tables: np.ndarray) -> None:
         self.engine.reset(self.np_random.integers(2**63, size=len(tables)), tables=tables)
+
+    def _episode_info(self, ended: np.ndarray) -> dict[str, Any]:
+        scores = np.where(ended[:, None], self.engine.scores(), 0)
+        shares = np.where(ended[:, None], self.engine.win_shares(), 0.0)
+        return {"scores": scores, "_scores": ended, "win_shares": shares, "_win_shares": ended}
 
     def returns(self) -> np.ndarray:
         """Every seat's return so far at every table (``GendeneiaTable.returns``)."""

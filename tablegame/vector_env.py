@@ -72,6 +72,10 @@ class OneSeatVectorEnv(VectorEnv):
         """Every seat's result so far at every table, (num_envs, num_players)."""
         raise NotImplementedError
 
+    def _episode_info(self, ended: np.ndarray) -> dict[str, Any]:
+        """More of ``info`` for the tables whose episode ``ended`` (before they restart)."""
+        return {}
+
     def _learner_out(self, tables: np.ndarray) -> np.ndarray:
         """Whether the learner at each of ``tables`` has left the match (its episode is over
         though the others may play on). Never, unless the game says otherwise."""
@@ -118,6 +122,7 @@ class OneSeatVectorEnv(VectorEnv):
             ended[done] = returns[done]
             info.update(final_obs=final, _final_obs=terminated, returns=ended, _returns=terminated)
             info.update(final_seat=self.seats.copy(), _final_seat=terminated)
+            info.update(self._episode_info(terminated))
             self._restart(done, None)
         info.update(self._info())
         truncated = np.zeros(self.num_envs, dtype=bool)

@@ -26,7 +26,19 @@ PACKAGES = sorted({name.split(".")[0] for name in PYPROJECT["tool"]["setuptools"
 # documented python -m experiments.run and benchmarks.run), its Ray tasks, and
 # the parts every game has.
 SHARED_NAMES = {"__init__", "__main__", "cli", "on_ray", "play", "run"}
-GAME_PARTS = {"aec", "cards", "encoding", "env", "game", "history", "table", "words", "worlds"}
+GAME_PARTS = {
+    "aec",
+    "batched",
+    "cards",
+    "encoding",
+    "env",
+    "game",
+    "history",
+    "table",
+    "vector",
+    "words",
+    "worlds",
+}
 
 
 def _sources() -> list[Path]:

@@ -76,6 +76,25 @@ def test_the_same_draws_give_the_same_decisions(agent_class, config):
         assert len(set(batched[rows].tolist())) >= 2, name
 
 
+def test_many_rows_are_decided_on_threads_as_few_are_on_one():
+    from gendeneia_env.batched_rules import PARALLEL_ROWS
+
+    config = CONFIGS[2]
+    found = states(config, games=4, seed=3)
+    observations = np.array([o for o, _ in found] * 3)
+    masks = np.array([m for _, m in found] * 3)
+    assert len(masks) >= PARALLEL_ROWS
+    uniforms = np.random.default_rng(9).random((len(masks), SAMPLE + 1))
+    threaded = decide(observations, masks, uniforms, config.presum, True)
+    one_by_one = [
+        decide(
+            observations[i : i + 50], masks[i : i + 50], uniforms[i : i + 50], config.presum, True
+        )
+        for i in range(0, len(masks), 50)
+    ]
+    np.testing.assert_array_equal(threaded, np.concatenate(one_by_one))
+
+
 def test_the_decisions_have_the_per_table_distribution():
     """With their own generators, a decision that rests on the sampled hands comes out
     discard as often either way (a two-proportion test at about 4 standard errors)."""
@@ -105,13 +124,13 @@ def test_the_decisions_have_the_per_table_distribution():
 
 def test_a_vector_env_against_the_heuristics_plays_whole_games():
     env = gym.make_vec("Gendeneia-v0", num_envs=16, opponents=["spoiler", "greedy"])
-    observations, info = env.reset(seed=3)
+    env.reset(seed=3)
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(400):
         masks = env.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        observations, rewards, terminated, _, info = env.step(actions)
+        _, rewards, terminated, _, _ = env.step(actions)
         finished += int(terminated.sum())
         assert np.isfinite(rewards).all()
     assert finished > 16

@@ -116,6 +116,26 @@ def test_many_more_games(name):
     assert play_both(CONFIGS[name], tables=64, seed=1000 + len(name)) > 1000
 
 
+def test_many_rows_are_encoded_on_threads_as_few_are_on_one():
+    """``encode`` shares big batches among numba's threads: the same observations."""
+    from gendeneia_env import batched_rules
+
+    config = CONFIGS["twists may"]
+    engine = BatchedGendeneia(config, 700)
+    engine.reset(np.arange(700))
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        masks = engine.action_masks()
+        engine.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks]))
+    seats = rng.integers(0, 3, size=700)
+    threaded = engine.encode(seats)  # 700 rows: above the threshold
+    assert len(seats) >= batched_rules.PARALLEL_ROWS
+    one_by_one = np.concatenate(
+        [engine.encode(seats[i : i + 100], np.arange(i, i + 100)) for i in range(0, 700, 100)]
+    )
+    np.testing.assert_array_equal(threaded, one_by_one)
+
+
 def test_the_variants_happen():
     """The games above reach what they are meant to check: reshuffles, trumping, removals
     of either rule, merges and every end."""

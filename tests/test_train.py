@@ -757,7 +757,8 @@ def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
             main(["--help"])
         assert exit_.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "--workers WORKERS Gendeneía tournament processes" in text and "(default: 2)" in text
+    assert "--workers WORKERS tournament processes for a game without" in text
+    assert "(default: 2)" in text
     assert "default: the file's timesteps" in text
     assert (
         "lith: abstract:PATH, bluffer, caller, ismcts, mixture:FOLDER, ppo:PATH, random, rock, "

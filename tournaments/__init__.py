@@ -2,8 +2,9 @@
 
 - ``spec``: what a tournament plays (:class:`~tournaments.spec.TournamentSpec`), a block's
   result, the seeding; ``per_table``: one table at a time (any game, any worker count);
-  ``batched``: Lith on the batched engine; ``results``: figures, files and tables;
-  ``on_ray``: either one as Ray tasks; ``cli``: ``decktet tournament``;
+  ``batched_tables``: every table at once on the game's batched engine; ``results``:
+  figures, files and tables; ``on_ray``: either one as Ray tasks; ``cli``:
+  ``decktet tournament``;
 - ``stats``: intervals and ratings; ``analytics``: betting, bluffing and exchange rates from
   recorded decisions; ``plots``; ``report``: ``decktet report DIR [--html]``;
 - ``population`` and ``metagame``: a population's payoff table of duplicate tournaments and

@@ -34,7 +34,7 @@ def _record(text: str) -> int | str:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(
-            f"must be 'all' or a positive number of hands, got {text!r}"
+            f"must be 'all' or a positive number of hands or games, got {text!r}"
         )
     return value
 
@@ -171,8 +171,8 @@ def _add_how_to_play(parser: argparse.ArgumentParser) -> None:
         help="play many tables at once on the game's batched engine, agents deciding with "
         "act_batch; --no-batched: one table at a time (default: batched wherever the game has "
         "the engine and neither --histories, --workers nor --task-blocks asks for tables one "
-        "at a time; with --out it then records every hand, as one table at a time keeps every "
-        "decision)",
+        "at a time; with --out it then records every Lith hand, as one table at a time keeps "
+        "every decision)",
     )
     group.add_argument(
         "--torch-threads",
@@ -212,9 +212,9 @@ def _add_what_to_keep(parser: argparse.ArgumentParser) -> None:
         "--record",
         type=_record,
         metavar="all|N",
-        help="with --batched: keep the decisions (for decktet report) and hand "
-        "records (histories.jsonl) of every hand, or of a seeded sample of N hands (default: "
-        "none; the per-table tournament always keeps Lith decisions)",
+        help="with --batched: keep the records (histories.jsonl) and Lith's decisions (for "
+        "decktet report) of every hand or game, or of a seeded sample of N (default: none; the "
+        "per-table tournament always keeps Lith decisions)",
     )
     group.add_argument(
         "--out",
@@ -316,8 +316,11 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
     agents = _agents(args)
     args.chosen = args.batched is None  # told in one line when the tournament starts
     args.batched = choose_batched(args, info)
-    if args.chosen and args.batched and args.out and args.record is None:
-        args.record = "all"  # the report reads every decision, as from one table at a time
+    # The report reads every Lith decision, as one table at a time keeps them; a game without
+    # betting analytics records nothing unasked, as one table at a time without --histories.
+    auto_record = args.chosen and args.batched and args.out and info.betting_analytics
+    if auto_record and args.record is None:
+        args.record = "all"
     _check_how_to_play(args, info)
     for name in agents:
         try:
@@ -336,9 +339,11 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
         analytics=info.betting_analytics and not args.batched,
         lineup=args.lineup,
     )
-    hands = spec.num_blocks() * spec.players
-    if isinstance(args.record, int) and args.record > hands:
-        raise ValueError(f"--record: {args.record} hands asked, the tournament plays {hands}")
+    played = spec.num_blocks() * spec.players
+    if isinstance(args.record, int) and args.record > played:
+        raise ValueError(
+            f"--record: {args.record} {info.units} asked, the tournament plays {played}"
+        )
     return spec
 
 

@@ -65,7 +65,7 @@ def run_tournament_on_ray(
             raise ValueError(f"{name}: must be a positive integer, got {value!r}")
     connect(address, num_cpus)
     shipment = Shipment(spec.agents, spec.game)
-    kind = "lith batched" if batched else f"{spec.game} tournament"
+    kind = f"{spec.game} {'batched' if batched else 'tournament'}"
     description = f"{kind} (ray)" if progress else None
     if batched:
         sample = recorded_hands(spec, record)

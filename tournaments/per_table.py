@@ -37,9 +37,13 @@ from tournaments.results import summarize
 from tournaments.spec import BlockResult, TournamentSpec, block_seed, built_agents, reset_agents
 
 __all__ = [
+    "credit_gendeneia_game",
+    "credit_lith_hand",
     "decision_record",
+    "gendeneia_record",
     "keep_lith_hand",
     "lith_deal",
+    "new_gendeneia_game",
     "new_lith_hand",
     "play_block",
     "run_tournament",
@@ -101,13 +105,18 @@ def _play_lith(spec, config, agents, seating, deal, result: BlockResult) -> None
         if decisions is not None:
             decisions.append(decision_record(hand, seat, agent_index, action))
         hand.apply(action)
-    net = hand.net()
+    credit_lith_hand(result, seating, hand.net())
+    hand_id = f"{result.index}:{len(result.games) - 1}"
+    keep_lith_hand(spec, hand, seating, deal, hand_id, decisions, result, record=spec.histories)
+
+
+def credit_lith_hand(result: BlockResult, seating: Sequence[int], net: Sequence[int]) -> None:
+    """Add a finished hand's chips won (``net``, by seat) to ``result``: each agent's total
+    and hands, and the hand for the ratings (chips lost, lower is better)."""
     for seat, agent_index in enumerate(seating):
         result.totals[agent_index] = result.totals.get(agent_index, 0) + net[seat]
         result.plays[agent_index] = result.plays.get(agent_index, 0) + 1
     result.games.append([(a, -net[s]) for s, a in enumerate(seating)])  # lower is better
-    hand_id = f"{result.index}:{len(result.games) - 1}"
-    keep_lith_hand(spec, hand, seating, deal, hand_id, decisions, result, record=spec.histories)
 
 
 def keep_lith_hand(
@@ -170,28 +179,47 @@ def decision_record(hand, seat: int, agent_index: int, action) -> dict[str, Any]
 # Gendeneía
 
 
+def new_gendeneia_game(config, deal: int):
+    """A fresh ``GendeneiaGame`` of deal number ``deal`` (the seed of every shuffle), seat 0
+    first."""
+    from gendeneia_env.game import GendeneiaGame
+
+    return GendeneiaGame(config, seed=deal, first_player=0)
+
+
 def _play_gendeneia(spec, config, agents, seating, deal, result: BlockResult) -> None:
     from gendeneia_env.encoding import action_from_id, action_mask, encode
-    from gendeneia_env.game import GendeneiaGame
-    from gendeneia_env.history import game_record
 
-    game = GendeneiaGame(config, seed=deal, first_player=0)
+    game = new_gendeneia_game(config, deal)
     while not game.is_over:
         seat = game.current
         agent = agents[seating[seat]]
         action_id = as_action_id(agent.act(encode(game.observe(seat), config), action_mask(game)))
         game.apply(action_from_id(game, action_id))
-    scores = game.scores()
-    shares = game.win_shares()
+    credit_gendeneia_game(result, seating, game.scores(), game.win_shares())
+    if spec.histories:
+        result.records.append(gendeneia_record(spec, game, seating))
+
+
+def credit_gendeneia_game(
+    result: BlockResult, seating: Sequence[int], scores: Sequence[int], shares: Sequence[float]
+) -> None:
+    """Add a finished game's win shares and scores (by seat) to ``result``: each agent's
+    wins, summed score and games, and the game for the ratings (its scores, lower is better)."""
     for seat, agent_index in enumerate(seating):
         result.totals[agent_index] = result.totals.get(agent_index, 0) + shares[seat]
         result.scores[agent_index] = result.scores.get(agent_index, 0) + scores[seat]
         result.plays[agent_index] = result.plays.get(agent_index, 0) + 1
     result.games.append([(a, scores[s]) for s, a in enumerate(seating)])
-    if spec.histories:
-        record = game_record(game)
-        record["agents"] = [spec.agents[a] for a in seating]
-        result.records.append(record)
+
+
+def gendeneia_record(spec: TournamentSpec, game, seating: Sequence[int]) -> dict[str, Any]:
+    """A finished game's history record (``gendeneia_env.history`` format) with its agents."""
+    from gendeneia_env.history import game_record
+
+    record = game_record(game)
+    record["agents"] = [spec.agents[a] for a in seating]
+    return record
 
 
 # How one deal of each game is played at a table and recorded (its engine, its records).

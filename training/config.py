@@ -83,8 +83,8 @@ class TrainConfig:
     vec_env: str = field(
         default="dummy",
         metadata=_help(
-            "dummy (one process), subproc (a process per env), or batched (Lith only: every "
-            "table in one numpy engine)"
+            "dummy (one process), subproc (a process per env), or batched (every table in the "
+            "game's batched engine)"
         ),
     )
     rules: dict[str, Any] = field(default_factory=dict)  # --rule KEY=VALUE, or a [rules] table

@@ -19,7 +19,6 @@ import numpy as np
 from agents.ppo import PPOAgent
 from agents.random_agent import RandomAgent
 from games import game_info
-from lith_env.vector import LithVectorEnv
 from tablegame.agent import act_by_table, assign_tables
 from tablegame.registry import make_agent
 from tablegame.sb3_vec import SB3VecEnv
@@ -204,12 +203,23 @@ def make_env(config: TrainConfig, rank: int, pool_dir: Path):
 
 
 def make_batched_env(config: TrainConfig, pool_dir: Path):
-    """All ``n_envs`` Lith tables in one batched engine (``lith_env.vector``), as an SB3 VecEnv;
-    episode statistics (``rollout/ep_rew_mean``) come from SB3's ``VecMonitor``."""
+    """All ``n_envs`` tables in the game's batched engine (its env's ``gymnasium.make_vec``),
+    as an SB3 VecEnv; episode statistics (``rollout/ep_rew_mean``) come from SB3's
+    ``VecMonitor``."""
+    import gymnasium as gym
     from stable_baselines3.common.vec_env import VecMonitor
 
+    import gendeneia_env  # noqa: F401  (registers Gendeneia-v0)
+    import lith_env  # noqa: F401  (registers Lith-v0)
+
     opponents = pool_opponents(config, pool_dir, config.game_config(), config.seed * 1000)
-    env = LithVectorEnv(config.n_envs, opponents=opponents, **config.env_kwargs())
+    env = gym.make_vec(
+        game_info(config.game).env_id,
+        num_envs=config.n_envs,
+        vectorization_mode="vector_entry_point",
+        opponents=opponents,
+        **config.env_kwargs(),
+    )
     vec = VecMonitor(SB3VecEnv(env))
     vec.seed(config.seed)
     return vec
