@@ -4,6 +4,7 @@
     decktet bench envs [--players 2,6] [--seconds 1] [--env-repeat 5]
     decktet bench gendeneia [--seconds 1] [--env-repeat 5]
     decktet bench batched [--seconds 1] [--env-repeat 5] [--ppo-steps 32768]
+    decktet bench gendeneia-batched [--seconds 1] [--env-repeat 5] [--gendeneia-ppo-steps 262144]
     decktet bench solver [--solver-iterations 20] [--env-repeat 5]
     decktet bench ray [--ray-hands 6000] [--env-repeat 3]
     decktet bench population [--population-steps 200000]
@@ -19,7 +20,11 @@ random legal play on Gendeneia-v0 and its AEC env for 2, 4 and 6 players. ``batc
 batched Lith engine (heads-up limit, random legal actions) at N = 1, 64, 1024, 4096 tables,
 with and without the acting seats' observations, beside the single-table engine and
 OpenSpiel's C++ ``universal_poker`` heads-up limit hold'em; then MaskablePPO's training
-throughput on the batched vector env against 8 single ``Lith-v0`` envs. Figures are medians over
+throughput on the batched vector env against 8 single ``Lith-v0`` envs. ``gendeneia-batched``:
+the batched Gendeneía engine at 4,096 three-player tables beside the per-table engine and
+``Gendeneia-v0``, its vector env against the heuristics, and MaskablePPO's learner steps with
+the batched recipe's settings against the older recipe's (``benchmarks.gendeneia_batched``).
+Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
 ``solver``: information-set updates per second of the exact solver (``lith_solver.one_round``,
 discounted CFR on one-round heads-up Lith, the whole deck: 10 decisions x 13,244 hands) beside
@@ -55,7 +60,16 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
-from benchmarks import engines, envs, learning, scaling, search, solvers, web
+from benchmarks import (
+    engines,
+    envs,
+    gendeneia_batched,
+    learning,
+    scaling,
+    search,
+    solvers,
+    web,
+)
 
 __all__ = ["BENCHMARKS", "NAMES", "Benchmark", "build_parser", "main"]
 
@@ -119,6 +133,15 @@ BENCHMARKS: dict[str, tuple[Benchmark, ...]] = {
             engines.print_batched,
         ),
     ),
+    "gendeneia-batched": (
+        Benchmark(
+            "gendeneia batched",
+            lambda a: gendeneia_batched.bench_gendeneia_batched(
+                4096, a.seconds, a.env_repeat, a.gendeneia_ppo_steps
+            ),
+            gendeneia_batched.print_gendeneia_batched,
+        ),
+    ),
     "solver": (
         Benchmark(
             "solver",
@@ -163,6 +186,7 @@ NAMES = (
     "gendeneia",
     "search",
     "batched",
+    "gendeneia-batched",
     "solver",
     "ray",
     "population",
@@ -244,6 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int_at_least(0),
         default=32768,
         help="batched: PPO steps per timing (0: none)",
+    )
+    parser.add_argument(
+        "--gendeneia-ppo-steps",
+        type=int_at_least(0),
+        default=262_144,
+        help="gendeneia-batched: PPO steps with the recipe's settings (0: none; the older "
+        "recipe is timed on an eighth)",
     )
     parser.add_argument(
         "--solver-iterations",

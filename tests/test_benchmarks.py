@@ -186,3 +186,17 @@ def test_the_search_benchmark_times_every_primitive_beside_its_reference():
     assert all(v > 0 for v in result["microseconds"].values())
     micro = result["microseconds"]
     assert result["clone_speedup"] == pytest.approx(micro["deepcopy"] / micro["clone"])
+
+
+def test_the_gendeneia_batched_benchmark_gives_every_figure_and_times_both_recipes():
+    from benchmarks import gendeneia_batched as bench
+
+    result = bench.bench_gendeneia_batched(64, 0.05, 1, 0)
+    assert all(rate > 0 for rate in result["rates"].values())
+    assert "learner vs two spoiler: vector / Gendeneia-v0" in result["ratios"]
+    for settings in (
+        {"n_envs": 16, "n_steps": 8, "batch_size": 64, "n_epochs": 1, "threads": 1},
+        {"n_envs": 2, "n_steps": 16, "batch_size": 16, "n_epochs": 1, "threads": 1},
+    ):
+        figures = bench.run_ppo(settings, 256)
+        assert figures["steps/s"] > 0 and 0 < figures["collect"] + figures["update"] <= 1
