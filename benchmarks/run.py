@@ -23,7 +23,7 @@ OpenSpiel's C++ ``universal_poker`` heads-up limit hold'em; then MaskablePPO's t
 throughput on the batched vector env against 8 single ``Lith-v0`` envs. ``gendeneia-batched``:
 the batched Gendeneía engine at 4,096 three-player tables beside the per-table engine and
 ``Gendeneia-v0``, its vector env against the heuristics, and MaskablePPO's learner steps with
-the batched recipe's settings against the older recipe's (``benchmarks.gendeneia_batched``).
+the batched recipe's settings against the older recipe's (``benchmarks.batched_gendeneia``).
 Figures are medians over
 ``--repeat`` runs; ratios compare figures of the same run, so machine noise mostly cancels.
 ``solver``: information-set updates per second of the exact solver (``lith_solver.one_round``,
@@ -61,9 +61,9 @@ import numpy as np
 from rich.console import Console
 
 from benchmarks import (
+    batched_gendeneia,
     engines,
     envs,
-    gendeneia_batched,
     learning,
     scaling,
     search,
@@ -136,10 +136,10 @@ BENCHMARKS: dict[str, tuple[Benchmark, ...]] = {
     "gendeneia-batched": (
         Benchmark(
             "gendeneia batched",
-            lambda a: gendeneia_batched.bench_gendeneia_batched(
+            lambda a: batched_gendeneia.bench_batched_gendeneia(
                 4096, a.seconds, a.env_repeat, a.gendeneia_ppo_steps
             ),
-            gendeneia_batched.print_gendeneia_batched,
+            batched_gendeneia.print_batched_gendeneia,
         ),
     ),
     "solver": (

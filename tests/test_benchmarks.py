@@ -189,9 +189,9 @@ def test_the_search_benchmark_times_every_primitive_beside_its_reference():
 
 
 def test_the_gendeneia_batched_benchmark_gives_every_figure_and_times_both_recipes():
-    from benchmarks import gendeneia_batched as bench
+    from benchmarks import batched_gendeneia as bench
 
-    result = bench.bench_gendeneia_batched(64, 0.05, 1, 0)
+    result = bench.bench_batched_gendeneia(64, 0.05, 1, 0)
     assert all(rate > 0 for rate in result["rates"].values())
     assert "learner vs two spoiler: vector / Gendeneia-v0" in result["ratios"]
     for settings in (

@@ -161,7 +161,7 @@ def test_the_command_line_chooses_the_batched_engine_and_says_so_in_one_line(tmp
     argv = [*GENDENEIA, "--games", "6", "--seed", "2"]
     assert main([*argv, "--out", str(tmp_path / "auto")]) == 0
     said = capsys.readouterr().out
-    assert said.count("gendeneia: every table at once on the batched engine (--no-batched") == 1
+    assert said.count("gendeneia: batched engine, all tables at once (--no-batched") == 1
     assert not (tmp_path / "auto" / "histories.jsonl").exists()  # recorded only when asked
     assert main([*argv, "--batched", "--record", "all", "--out", str(tmp_path / "asked")]) == 0
     assert "every table at once" not in capsys.readouterr().out  # asked for: nothing to say

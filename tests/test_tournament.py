@@ -613,7 +613,7 @@ def test_the_batched_engine_is_chosen_where_it_can_play_and_said_in_one_line(tmp
     argv = ["--agents", "tag,caller", "--hands", "8", "--seed", "3"]
     assert main([*argv, "--out", str(tmp_path / "auto")]) == 0
     said = capsys.readouterr().out
-    assert said.count("every table at once on the batched engine (--no-batched") == 1
+    assert said.count("batched engine, all tables at once (--no-batched") == 1
     assert main([*argv, "--batched", "--record", "all", "--out", str(tmp_path / "asked")]) == 0
     assert "every table at once" not in capsys.readouterr().out  # asked for: nothing to say
     auto, asked = (
@@ -629,7 +629,7 @@ def test_the_batched_engine_is_chosen_where_it_can_play_and_said_in_one_line(tmp
         assert json.loads((out / "results.json").read_text())["method"] == auto["method"]
     assert main(["--game", "gendeneia", "--agents", "greedy,random", "--games", "2"]) == 0
     said = capsys.readouterr().out  # Gendeneía has its batched engine too
-    assert said.count("gendeneia: every table at once on the batched engine") == 1
+    assert said.count("gendeneia: batched engine, all tables at once") == 1
 
 
 def test_torch_runs_on_the_threads_asked(capsys):

@@ -358,10 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(args.torch_threads)
         if args.chosen and args.batched:
-            print(
-                f"{spec.game}: every table at once on the batched engine (--no-batched: one "
-                "table at a time)"
-            )
+            print(f"{spec.game}: batched engine, all tables at once (--no-batched: one at a time)")
         if args.overwrite and not args.out:
             raise ValueError("--overwrite: only with --out (a folder to replace)")
         out = output_folder(args.out, overwrite=args.overwrite) if args.out else None

@@ -28,7 +28,7 @@ from rich.console import Console
 
 from benchmarks.common import new_table, pick_legal
 
-__all__ = ["bench_gendeneia_batched", "print_gendeneia_batched"]
+__all__ = ["bench_batched_gendeneia", "print_batched_gendeneia"]
 
 PLAYERS = 3
 RECIPE = {"n_envs": 1024, "n_steps": 32, "batch_size": 4096, "n_epochs": 3, "threads": 2}
@@ -171,7 +171,7 @@ def run_ppo(settings: dict, steps: int) -> dict:
     return {"steps/s": total / elapsed, **{k: v / elapsed for k, v in spent.items()}}
 
 
-def bench_gendeneia_batched(tables: int, seconds: float, repeat: int, ppo_steps: int) -> dict:
+def bench_batched_gendeneia(tables: int, seconds: float, repeat: int, ppo_steps: int) -> dict:
     """The figures of the module docstring: medians over ``repeat`` rounds."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     rates: dict[str, list[float]] = {}
@@ -218,7 +218,7 @@ def bench_gendeneia_batched(tables: int, seconds: float, repeat: int, ppo_steps:
     return result
 
 
-def print_gendeneia_batched(result: dict, console: Console) -> None:
+def print_batched_gendeneia(result: dict, console: Console) -> None:
     table = new_table("Gendeneía, three players (medians)", ("subject", "steps/s"))
     for name, value in result["rates"].items():
         table.add_row(name, f"{value:,.0f}")
