@@ -8,8 +8,8 @@ card (its rules, how it was made, its results and exploitability, its size) is i
 
 ``decktet zoo`` lists the bots; ``decktet zoo NAME`` prints a card;
 ``decktet zoo keep SPEC DIR`` writes the compact copy of a trained bot that
-``models/`` keeps (a PPO model with its optimizer's state emptied, a solver's strategy in
-float32).
+``models/`` keeps (a PPO model with its optimizer's state and last observations emptied, a
+solver's strategy in float32).
 """
 
 from __future__ import annotations
@@ -139,7 +139,8 @@ def card(name: str) -> str:
 
 def keep(spec: str, out: Path, game: str = "lith") -> Path:
     """Write the compact copy of the bot ``spec`` loads to ``out``: a ``ppo:`` model with its
-    optimizer's state emptied (only training reads it; the policy is unchanged to the bit), a
+    optimizer's state and its last rollout's observations emptied (only training reads them;
+    the policy is unchanged to the bit), a
     ``solved:`` or ``abstract:`` folder with its strategy in float32 and only what play reads.
     The copy plays as the original does, to within float32 rounding of its probabilities.
     ``ValueError`` for other specs."""
@@ -159,6 +160,9 @@ def keep(spec: str, out: Path, game: str = "lith") -> Path:
         policy.optimizer = policy.optimizer_class(
             policy.parameters(), lr=learning_rate, **policy.optimizer_kwargs
         )
+        # The last rollout's observations, one row a training env: 3 MB for 1,024 batched
+        # tables, and only a resumed training reads them (it deals afresh when they are None).
+        model._last_obs = model._last_original_obs = model._last_episode_starts = None
         model.save(out)
         return out
     record, arrays = ("solution.json", "strategy.npz") if name == "solved" else (

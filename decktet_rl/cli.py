@@ -14,6 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = ["COMMANDS", "Command", "main"]
 
@@ -91,6 +92,25 @@ def usage() -> str:
     return "\n".join(lines)
 
 
+def _program(module: str):
+    """The command's module. The benchmarks are not installed (they measure a checkout):
+    from the clone the suite is installed from (``pip install -e``), they are read there,
+    whatever the working folder."""
+    top = module.split(".")[0]
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        root = Path(__file__).resolve().parents[1]
+        if error.name != top or not (root / top / "__init__.py").is_file():
+            raise ModuleNotFoundError(
+                f"{top}/ is not installed; run this command from a clone of the repository "
+                "(pip install -e .)",
+                name=top,
+            ) from None
+        sys.path.insert(0, str(root))
+        return importlib.import_module(module)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``decktet COMMAND ...``; returns the exit status (2: no such command)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -103,7 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\ndecktet: error: no command {name!r}", file=sys.stderr)
         return 2
     command = COMMANDS[name]
-    program = importlib.import_module(command.module)
+    try:
+        program = _program(command.module)
+    except ModuleNotFoundError as missing:
+        print(f"decktet {name}: {missing}", file=sys.stderr)
+        return 2
     try:
         code = program.main([*command.before, *rest])
     except SystemExit as stop:  # argparse's exit, and programs that exit themselves

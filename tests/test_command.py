@@ -86,3 +86,14 @@ def test_no_signpost_modules_remain():
     for name in ("analyze", "exploitability", "exploiter", "psro", "tournament"):
         assert not (ROOT / "agents" / f"{name}.py").exists(), name
     assert not (ROOT / "lith_env" / "solve.py").exists()
+
+
+def test_the_installed_command_runs_the_benchmarks_from_any_folder(tmp_path):
+    """``benchmarks/`` is not installed; the command reads it from the clone the suite is
+    installed from, whatever the working folder (it once failed outside the clone's root)."""
+    script = Path(sys.executable).parent / "decktet"
+    done = subprocess.run(
+        [str(script), "bench", "--help"], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: decktet bench" in done.stdout
