@@ -172,7 +172,7 @@ def test_tuned_ppo_options_reach_the_learner(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--algorithm", "sac"], "algorithm: must be ppo or mmd, got 'sac'"),
+        (["--algorithm", "sac"], "algorithm: must be ppo, mmd or dmc, got 'sac'"),
         (["--clip-range", "0"], "clip_range: must be a number in (0, 1]"),
         (["--clip-range", "1.5"], "clip_range: must be a number in (0, 1]"),
         (["--vf-coef", "0"], "vf_coef: must be a positive number"),

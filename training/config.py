@@ -31,7 +31,7 @@ __all__ = [
 
 MIXTURES = ("uniform", "nash", "best_response", "exploiter")
 EXPLOITER_TARGETS = ("snapshot", "mixture")  # what a league's exploiters (exploiter_every) exploit
-ALGORITHMS = ("ppo", "mmd")
+ALGORITHMS = ("ppo", "mmd", "dmc")
 MAGNETS = ("uniform", "moving")  # training.mmd.MAGNETS, kept here so the config imports no torch
 EVAL_BLOCKS = 200  # duplicate blocks per evaluation pairing when eval_units is not set
 META_BLOCKS = 500  # duplicate blocks per payoff-table entry when meta_units is not set
@@ -98,9 +98,10 @@ class TrainConfig:
     algorithm: str = field(
         default="ppo",
         metadata=_help(
-            "ppo (MaskablePPO's clipped objective) or mmd (magnetic mirror descent: a reverse KL "
+            "ppo (MaskablePPO's clipped objective), mmd (magnetic mirror descent: a reverse KL "
             "to the rollout's policy instead of the clipping, and a pull towards a magnet; "
-            "docs/equilibrium_methods.md)"
+            "docs/equilibrium_methods.md) or dmc (Deep Monte Carlo: action values regressed on "
+            "the games' returns, play softmax(Q / temperature); docs/training.md)"
         ),
     )
     learning_rate: float = field(default=3e-4, metadata=_help("PPO learning rate, in (0, 1]"))
@@ -154,6 +155,13 @@ class TrainConfig:
         default=False,
         metadata=_help(
             "algorithm mmd: the magnet's weight falls as magnet_coef / sqrt(k) at the k-th update"
+        ),
+    )
+    temperature: float = field(
+        default=0.05,
+        metadata=_help(
+            "algorithm dmc: the learner plays softmax(Q / temperature) while it trains, Q in "
+            "the reward's units; a positive number"
         ),
     )
     net_arch: list[int] = field(
@@ -426,9 +434,11 @@ class TrainConfig:
             raise self._bad("rules", "must be a table of game rules")
 
     def _check_algorithm(self) -> None:
-        """The update's numbers, and the options of magnetic mirror descent (only with it)."""
+        """The update's numbers, and the options of magnetic mirror descent and of Deep Monte
+        Carlo (each only with its algorithm)."""
         if self.algorithm not in ALGORITHMS:
-            raise self._bad("algorithm", "must be " + " or ".join(ALGORITHMS))
+            names = ", ".join(ALGORITHMS[:-1]) + f" or {ALGORITHMS[-1]}"
+            raise self._bad("algorithm", f"must be {names}")
         if not _is_number(self.clip_range) or not 0 < self.clip_range <= 1:
             raise self._bad("clip_range", "must be a number in (0, 1]")
         if not _is_number(self.vf_coef) or not 0 < self.vf_coef < math.inf:
@@ -443,7 +453,18 @@ class TrainConfig:
             raise self._bad("magnet_every", "must be a non-negative integer")
         if not isinstance(self.magnet_anneal, bool):
             raise self._bad("magnet_anneal", "must be true or false")
+        if not _is_number(self.temperature) or not 0 < self.temperature < math.inf:
+            raise self._bad("temperature", "must be a positive number")
         defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        if self.algorithm != "dmc" and self.temperature != defaults["temperature"]:
+            raise self._bad("temperature", "is for algorithm dmc only")
+        if self.algorithm == "dmc":
+            # DMC regresses on undiscounted Monte Carlo returns (gamma = gae_lambda = 1), with
+            # neither clipping nor an entropy bonus: other values would change nothing.
+            fixed = {"gamma": 1.0, "gae_lambda": 1.0, "clip_range": None, "ent_coef": None}
+            for name, used in fixed.items():
+                if getattr(self, name) not in (defaults[name], used):
+                    raise self._bad(name, "is not used by algorithm dmc (Monte Carlo returns)")
         if self.algorithm == "mmd":
             if self.clip_range != defaults["clip_range"]:
                 raise self._bad("clip_range", "is for algorithm ppo (mmd does not clip)")
@@ -455,7 +476,7 @@ class TrainConfig:
                 )
             if self.magnet == "uniform" and self.magnet_every:
                 raise self._bad("magnet_every", "is for magnet = moving (the uniform one stays)")
-        else:
+        if self.algorithm != "mmd":
             for name in ("kl_coef", "magnet_coef", "magnet", "magnet_every", "magnet_anneal"):
                 if getattr(self, name) != defaults[name]:
                     raise self._bad(name, "is for algorithm mmd only")

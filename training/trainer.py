@@ -65,7 +65,11 @@ def learning_rate(config: TrainConfig) -> Any:
 
 
 def learner_class(config: TrainConfig) -> type:
-    """The learner of ``config.algorithm``: MaskablePPO, or its MMD variant."""
+    """The learner of ``config.algorithm``: MaskablePPO, or its MMD or DMC variant."""
+    if config.algorithm == "dmc":
+        from training.dmc import DMC
+
+        return DMC
     if config.algorithm == "mmd":
         from training.mmd import MMD
 
@@ -128,8 +132,12 @@ def _new_model(config: TrainConfig, vec, run: Path):
             "magnet_every": config.magnet_every,
             "magnet_anneal": config.magnet_anneal,
         }
+    elif config.algorithm == "dmc":
+        extra = {"temperature": config.temperature}  # gamma = gae_lambda = 1, DMC's own
     else:
         extra = {"clip_range": config.clip_range}
+    if config.algorithm != "dmc":
+        extra.update(gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef)
     return learner_class(config)(
         "MlpPolicy",
         vec,
@@ -137,9 +145,6 @@ def _new_model(config: TrainConfig, vec, run: Path):
         n_steps=config.n_steps,
         batch_size=config.batch_size,
         n_epochs=config.n_epochs,
-        gamma=config.gamma,
-        gae_lambda=config.gae_lambda,
-        ent_coef=config.ent_coef,
         vf_coef=config.vf_coef,
         **extra,
         policy_kwargs={"net_arch": list(config.net_arch)},
