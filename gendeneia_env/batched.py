@@ -88,6 +88,10 @@ class BatchedGendeneia:
         self.stamp = np.zeros((k, 36), dtype=np.int64)
         self.hands = np.full((k, n, 2), -1, dtype=np.int8)
         self.meta = np.zeros((k, rules.META), dtype=np.int64)
+        self._state = rules.Tables(
+            self.mt, self.mt_position, self.piles, self.sizes, self.owner, self.force,
+            self.stamp, self.hands, self.meta,
+        )  # fmt: skip
         self.meta[:, rules.PHASE] = rules.OVER
         self.meta[:, rules.CURRENT] = -1
         self.seeds = np.zeros(k, dtype=object)
@@ -120,20 +124,6 @@ class BatchedGendeneia:
             raise ValueError(f"tables: indices run 0-{self.num_tables - 1}, got {idx.tolist()}")
         return idx.astype(np.int64, copy=False)
 
-    def _state(self) -> tuple:
-        return (
-            self.mt,
-            self.mt_position,
-            self.piles,
-            self.sizes,
-            self.owner,
-            self.force,
-            self.stamp,
-            self.hands,
-            self.meta,
-            self._cfg,
-        )
-
     # ------------------------------------------------------------------ play
 
     def reset(self, seeds: Any, tables: Any = None, first_player: int | None = None) -> None:
@@ -155,13 +145,13 @@ class BatchedGendeneia:
             )
         first = np.full(len(idx), -1 if first_player is None else int(first_player), np.int64)
         self.seeds[idx] = [int(s) for s in values.tolist()]
-        rules.reset(idx, keys, first, *self._state())
+        rules.reset(idx, keys, first, self._state, self._cfg)
 
     def action_masks(self, tables: Any = None) -> np.ndarray:
         """int8 masks (k, actions) of the seat to act at ``tables`` (all zeros where over)."""
         idx = self._tables(tables)
         out = np.empty((len(idx), self.num_actions), dtype=np.int8)
-        rules.masks(idx, out, self.owner, self.force, self.meta, self._cfg)
+        rules.masks(idx, out, self._state, self._cfg)
         return out
 
     def step(self, actions: Any, tables: Any = None) -> None:
@@ -190,7 +180,7 @@ class BatchedGendeneia:
                 f"{int(self.current[idx[bad]])} to act); legal ids: "
                 f"{np.flatnonzero(masks[bad]).tolist()}"
             )
-        rules.step(idx, ids, *self._state(), self._twists)
+        rules.step(idx, ids, self._state, self._cfg, self._twists)
 
     # ------------------------------------------------------------------ results and views
 
@@ -202,12 +192,11 @@ class BatchedGendeneia:
         if len(seats) and (seats.min() < 0 or seats.max() >= self.n):
             raise ValueError(f"seats: run 0-{self.n - 1}, got {seats.tolist()}")
         out = np.empty((len(idx), self.observation_size), dtype=np.float32)
-        state = (self.piles, self.sizes, self.owner, self.force, self.hands, self.meta, self._cfg)
         seats = np.ascontiguousarray(seats)
         if len(idx) >= rules.PARALLEL_ROWS:
-            rules.encode(idx, seats, out, self._offsets, *state)
+            rules.encode(idx, seats, out, self._offsets, self._state, self._cfg)
         else:
-            rules.encode_rows(idx, seats, out, self._offsets, *state, 0, len(idx))
+            rules.encode_rows(idx, seats, out, self._offsets, self._state, self._cfg, 0, len(idx))
         return out
 
     def scores(self) -> np.ndarray:

@@ -22,6 +22,8 @@ spread over a few arrays, one row per table:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -88,6 +90,20 @@ MAX_LOT, MAX_SCORE, EFFECT_SCALE, SLOT = 78.0, 312.0, 24.0, 5
 PARALLEL_ROWS = 512  # batches this big are shared by numba's threads; smaller ones are not
 
 
+class Tables(NamedTuple):
+    """The state of every table (the module docstring's arrays), one argument to the kernels."""
+
+    mt: np.ndarray
+    mt_position: np.ndarray
+    piles: np.ndarray
+    sizes: np.ndarray
+    owner: np.ndarray
+    force: np.ndarray
+    stamp: np.ndarray
+    hands: np.ndarray
+    meta: np.ndarray
+
+
 @njit(cache=True)
 def value(card: int) -> int:  # pragma: no cover - compiled
     """The face value: the number, a zero counting as 12."""
@@ -99,9 +115,10 @@ def value(card: int) -> int:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _draw(t, kind, mt, mt_position, piles, sizes, meta, cfg) -> int:  # pragma: no cover
+def _draw(t, kind, state, cfg) -> int:  # pragma: no cover - compiled
     """Top card of draw pile ``kind`` (0 Choice, 1 Force), reshuffling its discard pile into
     it when empty; -1 when it cannot be refilled or no reshuffle is allowed."""
+    piles, sizes = state.piles, state.sizes
     if sizes[t, kind] == 0:
         if sizes[t, kind + 2] == 0 or cfg[MAX_RESHUFFLES] == 0:
             return -1
@@ -109,14 +126,15 @@ def _draw(t, kind, mt, mt_position, piles, sizes, meta, cfg) -> int:  # pragma: 
         for i in range(count):
             piles[t, kind, i] = piles[t, kind + 2, i]
         sizes[t, kind], sizes[t, kind + 2] = count, 0
-        shuffle(mt[t], mt_position, t, piles[t, kind], count)
-        meta[t, RESHUFFLES] += 1
+        shuffle(state.mt[t], state.mt_position, t, piles[t, kind], count)
+        state.meta[t, RESHUFFLES] += 1
     sizes[t, kind] -= 1
     return piles[t, kind, sizes[t, kind]]
 
 
 @njit(cache=True)
-def _discard(t, card, piles, sizes) -> None:  # pragma: no cover - compiled
+def _discard(t, card, state) -> None:  # pragma: no cover - compiled
+    piles, sizes = state.piles, state.sizes
     if card >= 0:
         kind = 2 if card < 36 else 3
         piles[t, kind, sizes[t, kind]] = card
@@ -124,9 +142,10 @@ def _discard(t, card, piles, sizes) -> None:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _end(t, reason, owner, force, stamp, piles, sizes, meta, cfg) -> None:  # pragma: no cover
+def _end(t, reason, state, cfg) -> None:  # pragma: no cover - compiled
     """Over: a round cut short merges its temporary lots first."""
-    _merge_round_lots(t, owner, force, stamp, piles, sizes, meta, cfg)
+    _merge_round_lots(t, state, cfg)
+    meta = state.meta
     meta[t, PHASE] = OVER
     meta[t, CURRENT] = -1
     meta[t, TWIST] = -1
@@ -134,16 +153,14 @@ def _end(t, reason, owner, force, stamp, piles, sizes, meta, cfg) -> None:  # pr
 
 
 @njit(cache=True)
-def _draw_hand(
-    t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg
-) -> bool:  # pragma: no cover - compiled
+def _draw_hand(t, seat, state, cfg) -> bool:  # pragma: no cover - compiled
     for slot in range(2):
-        card = _draw(t, slot, mt, mt_position, piles, sizes, meta, cfg)
+        card = _draw(t, slot, state, cfg)
         if card < 0:
             reason = RAN_OUT if cfg[MAX_RESHUFFLES] == 0 else NOT_REFILLED
-            _end(t, reason, owner, force, stamp, piles, sizes, meta, cfg)
+            _end(t, reason, state, cfg)
             return False
-        hands[t, seat, slot] = card
+        state.hands[t, seat, slot] = card
     return True
 
 
@@ -151,9 +168,10 @@ def _draw_hand(
 
 
 @njit(cache=True)
-def _trump(t, holder, index, played, owner, force, stamp, piles, sizes) -> None:  # pragma: no cover
+def _trump(t, holder, index, played, state) -> None:  # pragma: no cover - compiled
     """A Quill removes from the lot every pair whose Force is a lower Wind, a Wind every lower
     Quill; the removed pairs are discarded in the lot's order."""
+    owner, force, stamp = state.owner, state.force, state.stamp
     if played >= 60:  # a Twist removes nothing
         return
     opposite = 4 if played < 48 else 3  # suit index of the Forces it trumps
@@ -175,27 +193,26 @@ def _trump(t, holder, index, played, owner, force, stamp, piles, sizes) -> None:
     for i in range(count):
         c = removed[i]
         owner[t, c] = -1
-        _discard(t, c, piles, sizes)
-        _discard(t, force[t, c], piles, sizes)
+        _discard(t, c, state)
+        _discard(t, force[t, c], state)
 
 
 @njit(cache=True)
-def _lay(
-    t, holder, choice, played, owner, force, stamp, piles, sizes, meta
-) -> None:  # pragma: no cover
-    owner[t, choice] = holder
-    force[t, choice] = played
-    stamp[t, choice] = meta[t, NEXT_STAMP]
-    meta[t, NEXT_STAMP] += 1
-    _trump(t, holder, choice // 12, played, owner, force, stamp, piles, sizes)
+def _lay(t, holder, choice, played, state) -> None:  # pragma: no cover - compiled
+    state.owner[t, choice] = holder
+    state.force[t, choice] = played
+    state.stamp[t, choice] = state.meta[t, NEXT_STAMP]
+    state.meta[t, NEXT_STAMP] += 1
+    _trump(t, holder, choice // 12, played, state)
 
 
 @njit(cache=True)
-def _merge_round_lots(t, owner, force, stamp, piles, sizes, meta, cfg) -> None:  # pragma: no cover
+def _merge_round_lots(t, state, cfg) -> None:  # pragma: no cover - compiled
     """Under round lots, the pairs left on the temporary lots go onto the leader's lots in
     the order they were played, trumping as usual."""
     if not cfg[ROUND_LOTS]:
         return
+    owner, force, stamp = state.owner, state.force, state.stamp
     temporary = cfg[PLAYERS]
     order = np.empty(36, dtype=np.int64)
     count = 0
@@ -209,7 +226,7 @@ def _merge_round_lots(t, owner, force, stamp, piles, sizes, meta, cfg) -> None: 
             count += 1
     for i in range(count):
         c = order[i]
-        _lay(t, meta[t, OPENER], c, force[t, c], owner, force, stamp, piles, sizes, meta)
+        _lay(t, state.meta[t, OPENER], c, force[t, c], state)
 
 
 @njit(cache=True)
@@ -301,24 +318,11 @@ def removal_delta(t, seat, card, owner, force, presum, values) -> int:  # pragma
 
 
 @njit(cache=True)
-def reset(
-    tables,
-    keys,
-    first_players,
-    mt,
-    mt_position,
-    piles,
-    sizes,
-    owner,
-    force,
-    stamp,
-    hands,
-    meta,
-    cfg,
-) -> None:  # pragma: no cover - compiled
+def reset(tables, keys, first_players, state, cfg) -> None:  # pragma: no cover - compiled
     """``GendeneiaGame.reset(seed, first_player)`` at each of ``tables``: ``keys[i]`` is
     the seed's key (:func:`.mersenne.seed_keys`), ``first_players[i]`` a seat or -1 (drawn)."""
     n = cfg[PLAYERS]
+    mt, mt_position, piles, sizes, owner, _, _, hands, meta = state
     for i in range(len(tables)):
         t = tables[i]
         mt_position[t] = seed_state(mt[t], keys[i, 0], keys[i, 1], keys[i, 2])
@@ -339,38 +343,25 @@ def reset(
         meta[t, PHASE] = DISCARD
         meta[t, TWIST] = -1
         for k in range(n):
-            _draw_hand(
-                t,
-                (first + k) % n,
-                mt,
-                mt_position,
-                piles,
-                sizes,
-                owner,
-                force,
-                stamp,
-                hands,
-                meta,
-                cfg,
-            )
+            _draw_hand(t, (first + k) % n, state, cfg)
 
 
 # ---------------------------------------------------------------------- the turn
 
 
 @njit(cache=True)
-def _removable(t, c, owner, force, meta, cfg) -> bool:  # pragma: no cover - compiled
+def _removable(t, c, state) -> bool:  # pragma: no cover - compiled
     """Whether the owed removal may take the pair of Choice ``c``: on a lot, not a Twist
     pair, and of the Twist's Choice suit when it names one."""
-    if owner[t, c] < 0 or force[t, c] >= 60:
+    if state.owner[t, c] < 0 or state.force[t, c] >= 60:
         return False
-    return meta[t, SUIT] < 0 or c // 12 == meta[t, SUIT]
+    return state.meta[t, SUIT] < 0 or c // 12 == state.meta[t, SUIT]
 
 
 @njit(cache=True)
-def masks(tables, out, owner, force, meta, cfg) -> None:  # pragma: no cover - compiled
+def masks(tables, out, state, cfg) -> None:  # pragma: no cover - compiled
     """Legal action ids (``encoding``'s) of the seat to act at each of ``tables``."""
-    n = cfg[PLAYERS]
+    n, meta = cfg[PLAYERS], state.meta
     out[:] = 0
     for i in range(len(tables)):
         t = tables[i]
@@ -383,7 +374,7 @@ def masks(tables, out, owner, force, meta, cfg) -> None:  # pragma: no cover - c
         elif phase == REMOVE:
             some = False
             for c in range(36):
-                if _removable(t, c, owner, force, meta, cfg):
+                if _removable(t, c, state):
                     out[i, 2 + n + c] = 1
                     some = True
             if meta[t, MUST] == 0 or not some:
@@ -391,47 +382,44 @@ def masks(tables, out, owner, force, meta, cfg) -> None:  # pragma: no cover - c
 
 
 @njit(cache=True)
-def _end_turn(t, owner, force, stamp, piles, sizes, meta, cfg) -> None:  # pragma: no cover
-    n = cfg[PLAYERS]
+def _end_turn(t, state, cfg) -> None:  # pragma: no cover - compiled
+    n, meta = cfg[PLAYERS], state.meta
     meta[t, TURNS] += 1
     if meta[t, TURNS] == n:  # the round ends
-        _merge_round_lots(t, owner, force, stamp, piles, sizes, meta, cfg)
+        _merge_round_lots(t, state, cfg)
         meta[t, ROUND] += 1
         meta[t, TURNS] = 0
         if cfg[ROUND_LOTS]:
             meta[t, OPENER] = (meta[t, OPENER] + 1) % n
         if cfg[MAX_ROUNDS] > 0 and meta[t, ROUND] >= cfg[MAX_ROUNDS]:
-            _end(t, ROUNDS, owner, force, stamp, piles, sizes, meta, cfg)
+            _end(t, ROUNDS, state, cfg)
             return
     limit = cfg[MAX_RESHUFFLES]
     if limit > 0 and meta[t, RESHUFFLES] >= limit:
-        _end(t, RESHUFFLED, owner, force, stamp, piles, sizes, meta, cfg)
+        _end(t, RESHUFFLED, state, cfg)
         return
     meta[t, CURRENT] = (meta[t, OPENER] + meta[t, TURNS]) % n
     meta[t, PHASE] = DISCARD
 
 
 @njit(cache=True)
-def _finish_play(
-    t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg
-) -> None:  # pragma: no cover - compiled
-    meta[t, TWIST] = -1
-    if _draw_hand(t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg):
-        _end_turn(t, owner, force, stamp, piles, sizes, meta, cfg)
+def _finish_play(t, seat, state, cfg) -> None:  # pragma: no cover - compiled
+    state.meta[t, TWIST] = -1
+    if _draw_hand(t, seat, state, cfg):
+        _end_turn(t, state, cfg)
 
 
 @njit(cache=True)
-def _play(
-    t, seat, holder, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg, twists
-) -> None:  # pragma: no cover - compiled
+def _play(t, seat, holder, state, cfg, twists) -> None:  # pragma: no cover - compiled
     """The hand's pair onto ``holder``'s lot of its Choice suit (``num_players``: the
     temporary lots), trumping; then a removal owed, or the turn's end."""
+    hands, meta = state.hands, state.meta
     choice, played = hands[t, seat, 0], hands[t, seat, 1]
     hands[t, seat, 0] = hands[t, seat, 1] = -1
-    _lay(t, holder, choice, played, owner, force, stamp, piles, sizes, meta)
+    _lay(t, holder, choice, played, state)
     kind = twists[played % 12] if played >= 60 else 0
     if kind == 0:
-        _finish_play(t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg)
+        _finish_play(t, seat, state, cfg)
         return
     meta[t, TWIST] = played % 12
     meta[t, SUIT] = -1 if kind == 1 else choice // 12
@@ -440,107 +428,41 @@ def _play(
 
 
 @njit(cache=True)
-def _after_hand_choice(
-    t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg, twists
-) -> None:  # pragma: no cover - compiled
+def _after_hand_choice(t, seat, state, cfg, twists) -> None:  # pragma: no cover - compiled
     if cfg[ROUND_LOTS]:
-        _play(
-            t,
-            seat,
-            cfg[PLAYERS],
-            mt,
-            mt_position,
-            piles,
-            sizes,
-            owner,
-            force,
-            stamp,
-            hands,
-            meta,
-            cfg,
-            twists,
-        )
+        _play(t, seat, cfg[PLAYERS], state, cfg, twists)
     else:
-        meta[t, PHASE] = PLAY
+        state.meta[t, PHASE] = PLAY
 
 
 @njit(cache=True)
-def step(
-    tables, actions, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg, twists
-) -> None:  # pragma: no cover - compiled
+def step(tables, actions, state, cfg, twists) -> None:  # pragma: no cover - compiled
     """Play ``actions[i]`` (a legal id, checked by the caller) at ``tables[i]``."""
-    n = cfg[PLAYERS]
+    n, hands = cfg[PLAYERS], state.hands
     for i in range(len(tables)):
         t, a = tables[i], actions[i]
-        seat = meta[t, CURRENT]
+        seat = state.meta[t, CURRENT]
         if a == 0:
-            _after_hand_choice(
-                t,
-                seat,
-                mt,
-                mt_position,
-                piles,
-                sizes,
-                owner,
-                force,
-                stamp,
-                hands,
-                meta,
-                cfg,
-                twists,
-            )
+            _after_hand_choice(t, seat, state, cfg, twists)
         elif a == 1:
-            _discard(t, hands[t, seat, 0], piles, sizes)
-            _discard(t, hands[t, seat, 1], piles, sizes)
+            _discard(t, hands[t, seat, 0], state)
+            _discard(t, hands[t, seat, 1], state)
             hands[t, seat, 0] = hands[t, seat, 1] = -1
-            if not _draw_hand(
-                t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg
-            ):
+            if not _draw_hand(t, seat, state, cfg):
                 continue
             if cfg[DISCARD_ENDS]:
-                _end_turn(t, owner, force, stamp, piles, sizes, meta, cfg)
+                _end_turn(t, state, cfg)
             else:
-                _after_hand_choice(
-                    t,
-                    seat,
-                    mt,
-                    mt_position,
-                    piles,
-                    sizes,
-                    owner,
-                    force,
-                    stamp,
-                    hands,
-                    meta,
-                    cfg,
-                    twists,
-                )
+                _after_hand_choice(t, seat, state, cfg, twists)
         elif a < 2 + n:
-            _play(
-                t,
-                seat,
-                (seat + a - 2) % n,
-                mt,
-                mt_position,
-                piles,
-                sizes,
-                owner,
-                force,
-                stamp,
-                hands,
-                meta,
-                cfg,
-                twists,
-            )
+            _play(t, seat, (seat + a - 2) % n, state, cfg, twists)
         else:
             if a < 38 + n:  # remove the pair of Choice a - 2 - n (else remove nothing)
                 c = a - 2 - n
-                owner[t, c] = -1
-                _discard(t, c, piles, sizes)
-                _discard(t, force[t, c], piles, sizes)
-            _finish_play(
-                t, seat, mt, mt_position, piles, sizes, owner, force, stamp, hands, meta, cfg
-            )
+                state.owner[t, c] = -1
+                _discard(t, c, state)
+                _discard(t, state.force[t, c], state)
+            _finish_play(t, seat, state, cfg)
 
 
 # ---------------------------------------------------------------------- what a seat sees
@@ -563,9 +485,7 @@ def _write_lot(out, i, start, t, holder, index, owner, force) -> None:  # pragma
 
 
 @njit(parallel=True, cache=True)
-def encode(
-    tables, seats, out, offsets, piles, sizes, owner, force, hands, meta, cfg
-) -> None:  # pragma: no cover - compiled
+def encode(tables, seats, out, offsets, state, cfg) -> None:  # pragma: no cover - compiled
     """``encoding.encode(game.observe(seats[i]), config)`` of ``tables[i]`` into ``out[i]``
         (zeroed here), the rows in chunks shared by numba's threads. Worth it for many rows only:
     callers pass few rows to :func:`encode_rows` (threads woken for a few rows cost more than
@@ -573,28 +493,23 @@ def encode(
     rows = len(tables)
     chunks = min(rows, 16)
     for chunk in prange(chunks):
-        encode_rows(
-            tables,
-            seats,
-            out,
-            offsets,
-            piles,
-            sizes,
-            owner,
-            force,
-            hands,
-            meta,
-            cfg,
-            chunk * rows // chunks,
-            (chunk + 1) * rows // chunks,
-        )
+        start, stop = chunk * rows // chunks, (chunk + 1) * rows // chunks
+        encode_rows(tables, seats, out, offsets, state, cfg, start, stop)
 
 
 @njit(cache=True)
 def encode_rows(
-    tables, seats, out, offsets, piles, sizes, owner, force, hands, meta, cfg, start, stop
+    tables, seats, out, offsets, state, cfg, start, stop
 ) -> None:  # pragma: no cover - compiled
     n, presum = cfg[PLAYERS], cfg[PRESUM]
+    piles, sizes, owner, force, hands, meta = (
+        state.piles,
+        state.sizes,
+        state.owner,
+        state.force,
+        state.hands,
+        state.meta,
+    )
     values = np.empty((n + 1, 3), dtype=np.int64)
     scores = np.empty(n, dtype=np.int64)
     for i in range(start, stop):
