@@ -37,26 +37,21 @@ OLDER = {"n_envs": 8, "n_steps": 512, "batch_size": 512, "n_epochs": 5, "threads
 
 def run_engine(tables: int, seconds: float, observe: bool, seed: int) -> float:
     """Table-steps a second of random legal play on the batched engine."""
+    from benchmarks.engines import random_play
     from gendeneia_env.batched import BatchedGendeneia
     from gendeneia_env.game import GendeneiaConfig
-    from tablegame.agent import uniform_legal
 
     engine = BatchedGendeneia(GendeneiaConfig(num_players=PLAYERS), tables)
     engine.reset(np.arange(tables) + seed * tables)
-    rng = np.random.default_rng(seed)
-    dealt, steps = tables * (seed + 1) * 1000, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        masks = engine.action_masks()
-        if observe:
-            engine.encode(engine.current.clip(0))
-        steps += int(np.count_nonzero(engine.current >= 0))
-        engine.step(uniform_legal(masks, rng))
-        done = np.flatnonzero(engine.match_over)
-        if len(done):
-            engine.reset(np.arange(dealt, dealt + len(done)), tables=done)
-            dealt += len(done)
-    return steps / (time.perf_counter() - start)
+    dealt = tables * (seed + 1) * 1000
+
+    def deal(done: np.ndarray) -> None:
+        nonlocal dealt
+        engine.reset(np.arange(dealt, dealt + len(done)), tables=done)
+        dealt += len(done)
+
+    steps, _, elapsed = random_play(engine, seconds, observe, np.random.default_rng(seed), deal)
+    return steps / elapsed
 
 
 def run_table(seconds: float, observe: bool, seed: int) -> float:

@@ -103,17 +103,13 @@ HULH = (
 )  # heads-up limit hold'em as OpenSpiel defines it
 
 
-def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
-    """Random legal actions at every table of a heads-up limit batched engine, finished tables
-    dealt again: (table-steps, hands, seconds)."""
-    from lith_env.batched import BatchedLith
-    from lith_env.game import LithConfig
+def random_play(engine, seconds: float, observe: bool, rng, deal) -> tuple[int, int, float]:
+    """Random legal actions at every table of a batched engine (``BatchedLith`` or
+    ``BatchedGendeneia``) for ``seconds``, observing the seat to act if ``observe``, and
+    ``deal(tables)`` dealing the finished tables again: (table-steps, games, seconds)."""
     from tablegame.agent import uniform_legal
 
-    engine = BatchedLith(LithConfig(num_players=2), num_tables, episode="hand")
-    engine.reset(seed)
-    rng = np.random.default_rng(seed)
-    steps = hands = 0
+    steps = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         masks = engine.action_masks()
@@ -123,9 +119,21 @@ def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
         engine.step(uniform_legal(masks, rng))
         done = np.flatnonzero(engine.match_over)
         if len(done):
-            hands += len(done)
-            engine.reset(None, tables=done)
-    return steps, hands, time.perf_counter() - start
+            games += len(done)
+            deal(done)
+    return steps, games, time.perf_counter() - start
+
+
+def run_batched(num_tables: int, seconds: float, observe: bool, seed: int = 0):
+    """Random legal actions at every table of a heads-up limit batched engine, finished tables
+    dealt again: (table-steps, hands, seconds)."""
+    from lith_env.batched import BatchedLith
+    from lith_env.game import LithConfig
+
+    engine = BatchedLith(LithConfig(num_players=2), num_tables, episode="hand")
+    engine.reset(seed)
+    rng = np.random.default_rng(seed)
+    return random_play(engine, seconds, observe, rng, lambda done: engine.reset(None, done))
 
 
 def run_single_table(seconds: float, observe: bool, seed: int = 0):
