@@ -76,6 +76,11 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     ],
     "exploit": [
         ("--timesteps 700000", "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 40"),
+        # the Gendeneía protocol's budget, as the results page runs it
+        (
+            "--timesteps 1000000 --eval-every 100000 --final-units 1500",
+            "--timesteps 256 --n-envs 4 --eval-every 0 --final-units 60",
+        ),
         ("--ray auto", "--ray"),
         # the protocol's own budget is fixed (tests/test_exploiter.py runs a tiny protocol)
         (
