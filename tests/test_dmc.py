@@ -141,22 +141,3 @@ def test_a_dmc_run_repeats_bit_for_bit_resumes_and_plays_as_ppo(tmp_path):
     code = train.main(["--opponents", f"ppo:{tmp_path / 'first' / 'model.zip'}",
                        "--out", str(tmp_path / "against"), *TINY])  # fmt: skip
     assert code == 0
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--algorithm", "dmc", "--temperature", "0"], "temperature: must be a positive number"),
-        (["--algorithm", "dmc", "--temperature", "nan"], "temperature: must be a positive"),
-        (["--temperature", "0.1"], "temperature: is for algorithm dmc only"),
-        (["--algorithm", "dmc", "--gamma", "0.9"], "gamma: is not used by algorithm dmc"),
-        (["--algorithm", "dmc", "--gae-lambda", "0.5"], "gae_lambda: is not used by algorithm"),
-        (["--algorithm", "dmc", "--clip-range", "0.1"], "clip_range: is not used by algorithm"),
-        (["--algorithm", "dmc", "--ent-coef", "0"], "ent_coef: is not used by algorithm dmc"),
-        (["--algorithm", "dmc", "--kl-coef", "2"], "kl_coef: is for algorithm mmd only"),
-    ],
-)
-def test_bad_dmc_options_fail_naming_the_field(argv, message, capsys):
-    assert train.main(argv) == 2
-    err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err

@@ -193,6 +193,14 @@ def test_tuned_ppo_options_reach_the_learner(tmp_path):
         (["--kl-coef", "0.5"], "kl_coef: is for algorithm mmd only"),
         (["--magnet-anneal", "true"], "magnet_anneal: is for algorithm mmd only"),
         (["--magnet", "moving"], "magnet: is for algorithm mmd only"),
+        (["--algorithm", "dmc", "--temperature", "0"], "temperature: must be a positive number"),
+        (["--algorithm", "dmc", "--temperature", "nan"], "temperature: must be a positive"),
+        (["--temperature", "0.1"], "temperature: is for algorithm dmc only"),
+        (["--algorithm", "dmc", "--gamma", "0.9"], "gamma: is not used by algorithm dmc"),
+        (["--algorithm", "dmc", "--gae-lambda", "0.5"], "gae_lambda: is not used by algorithm"),
+        (["--algorithm", "dmc", "--clip-range", "0.1"], "clip_range: is not used by algorithm"),
+        (["--algorithm", "dmc", "--ent-coef", "0"], "ent_coef: is not used by algorithm dmc"),
+        (["--algorithm", "dmc", "--kl-coef", "2"], "kl_coef: is for algorithm mmd only"),
     ],
 )
 def test_bad_algorithm_options_fail_naming_the_field(argv, message, capsys):

@@ -461,9 +461,10 @@ class TrainConfig:
         if self.algorithm == "dmc":
             # DMC regresses on undiscounted Monte Carlo returns (gamma = gae_lambda = 1), with
             # neither clipping nor an entropy bonus: other values would change nothing.
-            fixed = {"gamma": 1.0, "gae_lambda": 1.0, "clip_range": None, "ent_coef": None}
-            for name, used in fixed.items():
-                if getattr(self, name) not in (defaults[name], used):
+            for name in ("gamma", "gae_lambda", "clip_range", "ent_coef"):
+                value = getattr(self, name)
+                returns_undiscounted = name in ("gamma", "gae_lambda") and value == 1
+                if value != defaults[name] and not returns_undiscounted:
                     raise self._bad(name, "is not used by algorithm dmc (Monte Carlo returns)")
         if self.algorithm == "mmd":
             if self.clip_range != defaults["clip_range"]:

@@ -123,21 +123,28 @@ def _vector_env(config: TrainConfig, pool_dir: Path):
 
 
 def _new_model(config: TrainConfig, vec, run: Path):
-    extra: dict[str, Any] = {}
+    """A fresh learner of ``config.algorithm`` with the options that algorithm uses."""
+    if config.algorithm == "dmc":
+        # Monte Carlo returns: gamma = gae_lambda = 1, DMC's own, and no clip or entropy.
+        return _learner(config, vec, run, temperature=config.temperature)
     if config.algorithm == "mmd":
-        extra = {
+        extra: dict[str, Any] = {
             "kl_coef": config.kl_coef,
             "magnet_coef": config.magnet_coef,
             "magnet": config.magnet,
             "magnet_every": config.magnet_every,
             "magnet_anneal": config.magnet_anneal,
         }
-    elif config.algorithm == "dmc":
-        extra = {"temperature": config.temperature}  # gamma = gae_lambda = 1, DMC's own
     else:
         extra = {"clip_range": config.clip_range}
-    if config.algorithm != "dmc":
-        extra.update(gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef)
+    return _learner(
+        config, vec, run, gamma=config.gamma, gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef, **extra,
+    )  # fmt: skip
+
+
+def _learner(config: TrainConfig, vec, run: Path, **extra: Any):
+    """The learner with the settings every algorithm shares, plus ``extra``."""
     return learner_class(config)(
         "MlpPolicy",
         vec,
