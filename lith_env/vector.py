@@ -32,7 +32,7 @@ from lith_env.table import check_first_decision
 from tablegame.agent import Agent
 from tablegame.engine import IllegalActionError
 from tablegame.gym_env import check_learner_seat, check_reward_scale, resolve_opponents
-from tablegame.vector_env import OneSeatVectorEnv, action_ids
+from tablegame.vector_env import OneSeatVectorEnv, action_ids, begin_reset
 
 __all__ = ["LithAllSeatsVectorEnv", "LithVectorEnv"]
 
@@ -151,10 +151,7 @@ class LithAllSeatsVectorEnv(_Base):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None:
-            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
-        if options:
-            raise ValueError(f"reset options: none are supported, got {sorted(options)}")
+        begin_reset(self, seed, options)
         tables = np.arange(self.num_envs)
         self._seed_engine(seed, tables)
         self._last_returns = self.engine.returns().astype(np.float64)

@@ -29,6 +29,14 @@ from tablegame.engine import IllegalActionError
 __all__ = ["OneSeatVectorEnv", "action_ids"]
 
 
+def begin_reset(env: VectorEnv, seed: int | None, options: dict[str, Any] | None) -> None:
+    """The start of a vector env's ``reset``: reseed its generator; refuse any option."""
+    if seed is not None:
+        env._np_random, env._np_random_seed = gym.utils.seeding.np_random(seed)
+    if options:
+        raise ValueError(f"reset options: none are supported, got {sorted(options)}")
+
+
 def action_ids(actions: object, shape: tuple[int, ...]) -> np.ndarray:
     """Integer action ids in ``shape``; floats, bools or the wrong count raise (no rounding)."""
     ids = np.asarray(actions)
@@ -86,10 +94,7 @@ class OneSeatVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None:
-            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
-        if options:
-            raise ValueError(f"reset options: none are supported, got {sorted(options)}")
+        begin_reset(self, seed, options)
         for j, agent in enumerate(self.opponents):
             reset = getattr(agent, "reset", None)
             if callable(reset):
