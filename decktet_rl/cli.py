@@ -54,6 +54,11 @@ _TABLE: dict[str, tuple] = {
         ("exploitability",),
     ),
     "abstract": ("lith_solver.cli", "MCCFR on a card abstraction", "solve", ("abstract",)),
+    "best-response": (
+        "training.best_response",
+        "a heads-up bot's best response, computed and played",
+        "solve",
+    ),
     "lbr": ("agents.lbr", "local best response: a lower bound on exploitability", "solve"),
     "hands": ("lith_env.hands", "the Lith hand categories, counted over the deck", "solve"),
     "experiment": ("experiments.run", "a recipe: train, tournament, report.md", "research"),

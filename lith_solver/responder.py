@@ -1,0 +1,500 @@
+"""A best response to a frozen heads-up Lith bot on the game with exchanges, on any deck.
+
+The responder alone minimises regret against the bot (external-sampling MCCFR with linear
+weighting; the bot's strategy never changes): the responder's average strategy then earns,
+within its information, what a best response earns. Each traversal samples the deal and the
+deck's order, walks every action of the responder and one action of the bot, drawn from the
+bot's real probabilities.
+
+The bot is a table (:class:`BotTable`): its action probabilities at every public decision for
+each row, and the row of every hand it may hold (an ``abstract:`` bot's rows are its equity
+buckets, read straight from its file).
+
+What the responder knows, at a public node (the betting, and who discarded at each exchange):
+
+- at a betting decision, the equity bucket of the hand it holds now (``buckets`` of them,
+  finer than the bots'), and after a swap the rank of the card it gave (the bot took it);
+- at an exchange, its exact hand: which card to give matters card by card.
+
+It forgets the rest of its history (the card it drew, a swap before the latest), so its
+strategy is a lower bound on the best response; the played figure
+(:mod:`training.best_response`) is what counts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from lith_env.cards import CARDS
+from lith_env.game import LithConfig
+from lith_env.hands import strength
+from lith_solver.abstract_exchanges import (
+    BET,
+    FOLD,
+    SHOWDOWN,
+    WIDTH,
+    X0,
+    X1_DISCARD,
+    X1_KEEP,
+    PublicTree,
+    _one_round,
+)
+from lith_solver.checkpoint import rules_json
+from lith_solver.mccfr import equity_buckets, regret_strategy
+from lith_solver.one_round import OneRoundGame
+
+__all__ = [
+    "FORMAT",
+    "POLICIES",
+    "RANKS",
+    "RECALLS",
+    "BotTable",
+    "ResponderLayout",
+    "ResponderSolver",
+    "latest_gift",
+    "load_response",
+    "mean_interval",
+    "save_response",
+]
+
+RANKS = 13  # card ranks, Excuse 0 to Crown 12: what the responder recalls of a swap
+RECALLS = ("swap", "perfect")
+POLICIES = ("average", "current")
+
+
+@dataclass(frozen=True)
+class BotTable:
+    """A frozen bot: ``strategy`` (public decisions, rows, 4) and ``row`` of each hand, a
+    size**3 array indexed by the hand's three deck positions (-1 where no hand)."""
+
+    strategy: np.ndarray
+    row: np.ndarray
+
+
+class ResponderLayout:
+    """Where each of the responder's information sets is in its flat tables: ``offset[d]``
+    the first row of public decision ``d``; at a betting decision ``bucket * recall[d] +
+    rank`` (``recall[d]`` is 13 after a swap, else 1, and ``rank`` 0 then), at an exchange
+    the hand's index among the deck's hands."""
+
+    def __init__(self, config: LithConfig, buckets: int, recall: str = "swap") -> None:
+        if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
+            raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
+        if recall not in RECALLS:
+            raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
+        self.config, self.buckets, self.recall_mode = config, buckets, recall
+        self.tree = PublicTree(config)
+        self.deck = np.array(sorted(config.deck), dtype=np.int64)
+        size = len(self.deck)
+        one_round = OneRoundGame(_one_round(config))
+        self.hands = one_round.hands
+        if buckets > len(self.hands):
+            raise ValueError(f"buckets: at most the deck's {len(self.hands)} hands, got {buckets}")
+        self.position = np.full(int(self.deck.max()) + 1, -1, dtype=np.int64)
+        self.position[self.deck] = np.arange(size)
+        local = self.position[self.hands]
+        index = (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
+        self.bucket = np.full(size**3, -1, dtype=np.int64)
+        self.bucket[index] = equity_buckets(one_round, buckets, merge_ties=False)
+        self.hand_id = np.full(size**3, -1, dtype=np.int64)
+        self.hand_id[index] = np.arange(len(self.hands))
+        self.index = index
+        roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
+        self.strengths = np.zeros((len(roles), size**3))
+        for r, role in enumerate(roles):
+            values = strength(self.hands, pawns_and_courts=config.pawns_and_courts, excuse=role)
+            self.strengths[r, index] = values
+        self.rank = np.array([CARDS[c].rank for c in self.deck], dtype=np.int64)  # by position
+        patterns_of = {i: p for p, i in self.tree.stage_index.items()}
+        decisions = self.tree.decisions
+        self.recall = np.ones(len(decisions), dtype=np.int64)
+        self.exchange = np.zeros(len(decisions), dtype=bool)
+        rows = np.zeros(len(decisions), dtype=np.int64)
+        for d, node in enumerate(decisions):
+            key = self.tree.keys[node]
+            if "swap" in patterns_of[key[1]]:
+                self.recall[d] = RANKS
+            self.exchange[d] = self.tree.kind[node] != BET
+            if recall == "perfect":  # the dealt hand, each exchange's action and card got
+                rows[d] = len(self.hands) * (4 * (size + 1)) ** key[0]
+            elif self.exchange[d]:
+                rows[d] = len(self.hands)
+            else:
+                rows[d] = buckets * self.recall[d]
+        self.offset = np.concatenate([[0], np.cumsum(rows)[:-1]])
+        self.rows = int(rows.sum())
+        self.decision_of = {self.tree.keys[i]: int(self.tree.decision[i]) for i in decisions}
+
+    def information_set(
+        self, decision: int, hand: tuple[int, ...], given: int, deal_key: tuple[int, ...] = ()
+    ) -> int:
+        """The row of a private state: ``hand`` the sorted cards held now, ``given`` the card
+        it gave in the latest swap (-1: none); with recall "perfect", ``deal_key`` (the dealt
+        hand, then per exchange the slot given, -1 none, and the card got, -1 none)."""
+        size = len(self.deck)
+        if self.recall_mode == "perfect":
+            local = self.position[list(deal_key[:3])]
+            h = int(self.hand_id[(local[0] * size + local[1]) * size + local[2]])
+            for e in range(3, len(deal_key), 2):
+                slot, got = deal_key[e], deal_key[e + 1]
+                h = (h * 4 + slot + 1) * (size + 1) + (self.position[got] + 1 if got >= 0 else 0)
+            return int(self.offset[decision] + h)
+        local = self.position[list(hand)]
+        h = (local[0] * size + local[1]) * size + local[2]
+        if self.exchange[decision]:
+            return int(self.offset[decision] + self.hand_id[h])
+        rank = int(self.rank[self.position[given]]) if self.recall[decision] > 1 else 0
+        return int(self.offset[decision] + self.bucket[h] * self.recall[decision] + rank)
+
+
+def latest_gift(patterns: tuple[str, ...], deal_key: tuple[int, ...]) -> int:
+    """The card given in the latest swap (-1: none), from the exchanges' public courses and
+    the private state key (the dealt hand, then per exchange the slot given and the card got)."""
+    hand, gift = list(deal_key[:3]), -1
+    for e, pattern in enumerate(patterns):
+        slot, got = deal_key[3 + 2 * e], deal_key[4 + 2 * e]
+        if slot < 0:
+            continue
+        given = hand[slot]
+        if pattern == "swap":
+            gift = given
+        hand = sorted([c for c in hand if c != given] + [got])
+    return gift
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled traversal
+
+
+@njit(cache=True)
+def _hand(hand: np.ndarray, position: np.ndarray, size: int) -> int:
+    return (position[hand[0]] * size + position[hand[1]]) * size + position[hand[2]]
+
+
+@njit(cache=True)
+def _sorted3(hand: np.ndarray) -> None:
+    if hand[0] > hand[1]:
+        hand[0], hand[1] = hand[1], hand[0]
+    if hand[1] > hand[2]:
+        hand[1], hand[2] = hand[2], hand[1]
+    if hand[0] > hand[1]:
+        hand[0], hand[1] = hand[1], hand[0]
+
+
+@njit(cache=True)
+def _exchanged(hands, order, top, pending, a):  # pragma: no cover - compiled
+    """The hands and the deck's top after an exchange (``pending`` the first player's action,
+    ``a`` the dealer's; 0 keeps, k gives card k), and the card each gave in a swap (-1)."""
+    out = hands.copy()
+    given = np.full(2, -1, dtype=np.int64)
+    if pending > 0 and a > 0:  # both discarded: they swap the discards
+        given[0], given[1] = hands[0, pending - 1], hands[1, a - 1]
+        out[0, pending - 1], out[1, a - 1] = given[1], given[0]
+        _sorted3(out[0])
+        _sorted3(out[1])
+    elif pending > 0 or a > 0:  # one discarded: it draws the top card
+        who, slot = (0, pending - 1) if pending > 0 else (1, a - 1)
+        out[who, slot] = order[top]
+        top += 1
+        _sorted3(out[who])
+    return out, top, given
+
+
+# Not cached: numba's cache reloads a recursive function wrongly (see abstraction.py).
+@njit
+def _respond(
+    node, p, hands, order, top, pending, rank, history, reach, kind, player, width, child,
+    decision, paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
+    card_rank, offset, recall, exchange, regrets, sums, average, learn, weight,
+):  # fmt: skip  # pragma: no cover - compiled
+    """The value to the responder (position ``p``) of ``node``. ``rank``: that of the card it
+    gave in the latest swap; ``history``: its private history's number (recall "perfect"),
+    else -1. With ``learn``, regret matching plays and both tables are
+    updated (times ``weight``, the average's also times the responder's ``reach``); without,
+    it plays ``average`` (normalised rows)."""
+    k = kind[node]
+    if k == FOLD:
+        return -paid[node, p] if player[node] == p else paid[node, 1 - p]
+    if k == SHOWDOWN:
+        net = 0.0
+        for r in range(strengths.shape[0]):
+            a = strengths[r, _hand(hands[p], position, size)]
+            b = strengths[r, _hand(hands[1 - p], position, size)]
+            net += 1.0 if a > b else (-1.0 if a < b else 0.0)
+        return paid[node, p] * net / strengths.shape[0]
+    q, d, n = player[node], decision[node], width[node]
+    sigma = np.empty(n)
+    i = -1
+    if q != p:  # the bot: one action drawn from its probabilities
+        row = bot_row[_hand(hands[q], position, size)]
+        total = 0.0
+        for a in range(n):
+            sigma[a] = bot_strategy[d, row, a]
+            total += sigma[a]
+        draw, chosen, cumulative = np.random.random() * total, 0, sigma[0]  # noqa: NPY002
+        while draw >= cumulative and chosen < n - 1:
+            chosen += 1
+            cumulative += sigma[chosen]
+        first, last = chosen, chosen + 1
+    else:
+        h = _hand(hands[p], position, size)
+        if history >= 0:
+            i = offset[d] + history
+        elif exchange[d]:
+            i = offset[d] + hand_id[h]
+        else:
+            i = offset[d] + bucket[h] * recall[d] + (rank if recall[d] > 1 else 0)
+        if learn:
+            regret_strategy(regrets, i, 0, n, sigma)
+            for a in range(n):
+                sums[i, a] += weight * reach * sigma[a]
+        else:
+            for a in range(n):
+                sigma[a] = average[i, a]
+        first, last = 0, n
+    values = np.zeros(n)
+    for a in range(first, last):
+        if q == p and not learn and sigma[a] == 0.0:
+            continue
+        next_hands, next_top, next_pending, next_rank = hands, top, pending, rank
+        next_history = history
+        if k == X0:
+            next_pending = a
+        elif X1_KEEP <= k <= X1_DISCARD:  # the dealer decided: the exchange happens
+            next_hands, next_top, given = _exchanged(hands, order, top, pending, a)
+            next_pending = 0
+            if given[p] >= 0:
+                next_rank = card_rank[position[given[p]]]
+            if history >= 0:  # what it learned: its own action and the card it got
+                own = pending if p == 0 else a
+                got = 0
+                if own > 0:
+                    for c in range(3):
+                        if (
+                            next_hands[p, c] != hands[p, 0]
+                            and next_hands[p, c] != hands[p, 1]
+                            and next_hands[p, c] != hands[p, 2]
+                        ):
+                            got = position[next_hands[p, c]] + 1
+                next_history = (history * 4 + own) * (size + 1) + got
+        next_reach = reach * sigma[a] if q == p else reach
+        values[a] = _respond(
+            child[node, a], p, next_hands, order, next_top, next_pending, next_rank,
+            next_history, next_reach, kind, player, width, child,
+            decision, paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
+            card_rank, offset, recall, exchange, regrets, sums, average, learn, weight,
+        )  # fmt: skip
+        if q != p:
+            return values[a]
+    v = 0.0
+    for a in range(n):
+        v += sigma[a] * values[a]
+    if learn:
+        for a in range(n):
+            regrets[i, 0, a] += weight * (values[a] - v)
+    return v
+
+
+@njit
+def _deal(order, hands):  # pragma: no cover - compiled
+    for i in range(3):  # dealt one at a time from the dealer's left
+        hands[0, i] = order[2 * i]
+        hands[1, i] = order[2 * i + 1]
+    _sorted3(hands[0])
+    _sorted3(hands[1])
+
+
+@njit
+def _iterations(
+    first, count, traversals, seed, deck, kind, player, width, child, decision, paid,
+    position, strengths, bot_strategy, bot_row, bucket, hand_id, card_rank, offset, recall,
+    exchange, perfect, regrets, sums,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Iterations ``first`` to ``first + count - 1``, each seeded from (``seed``, its number):
+    the responder traverses ``traversals`` sampled deals in each position."""
+    hands = np.empty((2, 3), dtype=np.int64)
+    size = deck.shape[0]
+    for t in range(first, first + count):
+        np.random.seed((seed * 1_000_003 + t) % 4_294_967_296)  # noqa: NPY002 (numba)
+        for p in range(2):
+            for _ in range(traversals):
+                order = np.random.permutation(deck)  # noqa: NPY002 (numba)
+                _deal(order, hands)
+                history = hand_id[_hand(hands[p], position, size)] if perfect else -1
+                _respond(
+                    0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision,
+                    paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
+                    card_rank, offset, recall, exchange, regrets, sums, sums, True, float(t),
+                )  # fmt: skip
+
+
+@njit
+def _values(
+    samples, p, seed, deck, kind, player, width, child, decision, paid, position, strengths,
+    bot_strategy, bot_row, bucket, hand_id, card_rank, offset, recall, exchange, perfect,
+    average,
+):  # fmt: skip  # pragma: no cover - compiled
+    """The responder's value in position ``p`` on each of ``samples`` sampled deals, playing
+    ``average`` (every action of its own weighed, one of the bot's drawn)."""
+    np.random.seed(seed)  # noqa: NPY002 (numba)
+    hands = np.empty((2, 3), dtype=np.int64)
+    out = np.empty(samples)
+    empty = np.zeros((1, 1, 1))
+    for s in range(samples):
+        order = np.random.permutation(deck)  # noqa: NPY002 (numba)
+        _deal(order, hands)
+        history = hand_id[_hand(hands[p], position, deck.shape[0])] if perfect else -1
+        out[s] = _respond(
+            0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision, paid,
+            position, deck.shape[0], strengths, bot_strategy, bot_row, bucket, hand_id,
+            card_rank, offset, recall, exchange, empty, average, average, False, 0.0,
+        )  # fmt: skip
+    return out
+
+
+class ResponderSolver:
+    """The responder's regrets and average over its information sets (:class:`ResponderLayout`)
+    against one frozen bot (:class:`BotTable`)."""
+
+    def __init__(
+        self, layout: ResponderLayout, bot: BotTable, seed: int = 0, traversals: int = 100
+    ) -> None:
+        decisions = len(layout.tree.decisions)
+        if bot.strategy.ndim != 3 or bot.strategy.shape[0] != decisions:
+            raise ValueError(
+                f"bot: its table has shape {bot.strategy.shape}, not ({decisions}, rows, "
+                f"{WIDTH}) for these rules' {decisions} public decisions"
+            )
+        if bot.row.shape != layout.bucket.shape:
+            raise ValueError("bot: its rows are not indexed by this deck's hands")
+        self.layout, self.bot, self.seed, self.traversals = layout, bot, seed, traversals
+        self.regrets = np.zeros((layout.rows, 1, WIDTH))
+        self.sums = np.zeros((layout.rows, WIDTH))
+        self.iterations = 0
+
+    def _shared(self) -> tuple:
+        lay, tree = self.layout, self.layout.tree
+        return (
+            tree.kind, tree.player, tree.width, tree.child, tree.decision, tree.paid,
+            lay.position, lay.strengths, self.bot.strategy, self.bot.row, lay.bucket,
+            lay.hand_id, lay.rank, lay.offset, lay.recall, lay.exchange,
+            lay.recall_mode == "perfect",
+        )  # fmt: skip
+
+    def iterate(self, count: int) -> None:
+        """``count`` more iterations (each: ``traversals`` deals in each position)."""
+        if count <= 0:
+            return
+        _iterations(
+            self.iterations + 1, count, self.traversals, self.seed, self.layout.deck,
+            *self._shared(), self.regrets, self.sums,
+        )  # fmt: skip
+        self.iterations += count
+
+    def average_strategy(self) -> np.ndarray:
+        """(rows, 4): the average's probabilities (uniform where a row was never reached)."""
+        return self._rows(self.sums)
+
+    def current_strategy(self) -> np.ndarray:
+        """(rows, 4): what regret matching plays now (uniform where no regret is positive).
+        Against a frozen bot it is often better than the average early on."""
+        return self._rows(np.maximum(self.regrets[:, 0, :], 0.0))
+
+    def strategy(self, policy: str) -> np.ndarray:
+        """The ``policy`` (average or current) strategy's rows."""
+        if policy not in POLICIES:
+            raise ValueError(f"policy: must be average or current, got {policy!r}")
+        return self.average_strategy() if policy == "average" else self.current_strategy()
+
+    def _rows(self, weights: np.ndarray) -> np.ndarray:
+        width = self.layout.tree.width[self.layout.tree.decisions]
+        rows_width = np.repeat(width, np.diff(np.append(self.layout.offset, self.layout.rows)))
+        out = weights.copy()
+        totals = out.sum(axis=1)
+        reached = totals > 0
+        out[reached] /= totals[reached, None]
+        for w in np.unique(rows_width):  # uniform over the legal actions elsewhere
+            rows = ~reached & (rows_width == w)
+            out[rows, :w] = 1.0 / w
+            out[rows, w:] = 0.0
+        return out
+
+    def sampled_values(self, samples: int, seed: int, strategy: np.ndarray | None = None):
+        """The responder's value in each position (chips a hand, one per sampled deal) when it
+        plays ``strategy`` (default its average) against the bot."""
+        average = self.average_strategy() if strategy is None else strategy
+        return [
+            _values(samples, p, seed + p, self.layout.deck, *self._shared(), average)
+            for p in range(2)
+        ]
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """The mean and its 95% normal half-width."""
+    return float(values.mean()), 1.96 * float(values.std(ddof=1)) / math.sqrt(len(values))
+
+
+# ---------------------------------------------------------------------------------------------
+# Saved responses
+
+
+FORMAT = "lith-response-1"
+
+
+def save_response(out: Path, solver: ResponderSolver, info: dict[str, Any]) -> None:
+    """``response.npz`` (each hand's bucket, the average and the current strategy's rows)
+    and ``response.json`` (the rules, the buckets, the recall, ``info``: ``policy``, the one
+    played by default)."""
+    out.mkdir(parents=True, exist_ok=True)
+    layout = solver.layout
+    np.savez_compressed(
+        out / "response.npz", bucket=layout.bucket[layout.index],
+        **{policy: solver.strategy(policy).astype(np.float32) for policy in POLICIES},
+    )  # fmt: skip
+    record = {
+        "format": FORMAT, "config": rules_json(layout.config), "buckets": layout.buckets,
+        "recall": layout.recall_mode, "policy": "average",
+        "iterations": solver.iterations, "seed": solver.seed, "traversals": solver.traversals,
+        **info,
+    }  # fmt: skip
+    (out / "response.json").write_text(json.dumps(record, indent=2) + "\n")
+
+
+def load_response(
+    directory: str | Path, policy: str | None = None
+) -> tuple[ResponderLayout, np.ndarray, dict[str, Any]]:
+    """The layout, the rows of the ``policy`` strategy (default: the record's) and the record
+    of a saved response; a missing or corrupt file is a ``ValueError`` naming it."""
+    directory = Path(directory)
+    if policy is not None and policy not in POLICIES:
+        raise ValueError(f"response: policy must be average or current, got {policy!r}")
+    record_path, arrays_path = directory / "response.json", directory / "response.npz"
+    for path in (record_path, arrays_path):
+        if not path.is_file():
+            raise ValueError(f"response: no {path.name} in {str(directory)!r}")
+    try:
+        record = json.loads(record_path.read_text())
+        if record.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} record")
+        policy = policy or record["policy"]
+        config = LithConfig(**record["config"])
+        layout = ResponderLayout(config, int(record["buckets"]), record["recall"])
+        with np.load(arrays_path) as arrays:
+            bucket, rows = arrays["bucket"], np.asarray(arrays[policy], dtype=np.float64)
+        if not np.array_equal(bucket, layout.bucket[layout.index]):
+            raise ValueError("its buckets are not these rules' equity buckets")
+        if rows.shape != (layout.rows, WIDTH) or not np.isfinite(rows).all():
+            raise ValueError(f"{policy} has shape {rows.shape}, not ({layout.rows}, {WIDTH})")
+        if (rows < 0).any():
+            raise ValueError("a negative probability")
+    except (ValueError, KeyError, TypeError, OSError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(f"response: {str(directory)!r} is corrupt: {error}") from None
+    return layout, rows, record

@@ -1,0 +1,127 @@
+"""The sampled best response (``decktet best-response``) against the exact one, on games the
+exact solver holds.
+
+    python -m lith_solver.response_calibration [--iterations N] [--out FILE]
+
+For each small game (``rounds=2`` on 14 cards, ``rounds=3`` on 9) an abstract bot is solved
+(MCCFR on 10 equity buckets), its exact best response computed (``lith_solver.exchanges``), and
+the responder solved against it with both recalls: "swap" (what the full game uses) and
+"perfect". Each response is then evaluated exactly in the exact game: its share of the exact
+best response's value, in each position, is the table ``docs/best_response.md`` shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lith_env.game import LithConfig
+from lith_solver import abstract_exchanges as ax
+from lith_solver.exchanges import (
+    ExchangeGame,
+    ExchangeSolver,
+    best_response_value,
+    deciding_player,
+    profile_value,
+)
+from lith_solver.responder import POLICIES, BotTable, ResponderLayout, ResponderSolver, latest_gift
+
+__all__ = ["GAMES", "exact_response_value", "main"]
+
+GAMES = {
+    "rounds=2, 14 cards": LithConfig(rounds=2, cards=tuple(range(14))),
+    "rounds=3, 9 cards": LithConfig(rounds=3, cards=tuple(range(9))),
+}
+
+
+def exact_response_value(
+    game: ExchangeGame, layout: ResponderLayout, table: BotTable, strategy: np.ndarray, p: int
+) -> float:
+    """Chips a hand the responder in position ``p`` wins playing ``strategy`` (its rows)
+    against the bot's ``table``, evaluated exactly: each private state of the exact game plays
+    the row its layout gives it."""
+    tree, size = layout.tree, len(layout.deck)
+    decision_of = {tree.keys[i]: int(tree.decision[i]) for i in tree.decisions}
+    profile = {}
+    local_rows: dict[tuple[int, int, bool], np.ndarray] = {}
+    for key, (lines, _, actions) in ExchangeSolver.shapes(game).items():
+        r, s, point = key
+        stage, q = game.stages[s], deciding_player(game, key)
+        decisions = [decision_of[(r, s, point, line)] for line in range(lines)]
+        hands, keys = stage.state_hands[q], stage.state_keys[q]
+        if q == p:
+            # Every line of a decision point, and every point of one kind in a stage, has
+            # the same rows past its own offset.
+            first = decisions[0]
+            kind = (s, q, bool(layout.exchange[first]))
+            if kind not in local_rows:
+                local_rows[kind] = np.array([
+                    layout.information_set(first, tuple(h),
+                                           latest_gift(stage.patterns, tuple(k)), tuple(k))
+                    - layout.offset[first]
+                    for h, k in zip(hands.tolist(), keys.tolist(), strict=True)
+                ])  # fmt: skip
+            local = local_rows[kind]
+            rows = layout.offset[decisions][:, None] + local[None, :]
+            block = strategy[rows, :actions]
+        else:
+            local = layout.position[hands]
+            index = (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
+            block = table.strategy[decisions][:, table.row[index], :actions]
+        profile[key] = block
+    value = profile_value(game, profile)
+    return value if p == 0 else -value
+
+
+def calibrate(name: str, config: LithConfig, iterations: int) -> list[dict[str, Any]]:
+    """One game's rows: each recall's and policy's exact share of the best response, by
+    position."""
+    bot = ax.ExchangeAbstractSolver(config, 10, seed=1, traversals=100)
+    bot.iterate(1000)
+    table = BotTable(bot.average_strategy(), bot.bucket)
+    game = ExchangeGame(config)
+    exact_bot = ax.exact_game_strategy(bot, game, bot.average_strategy())
+    best = [best_response_value(game, exact_bot, p)[0] for p in range(2)]
+    rows = []
+    for recall in ("swap", "perfect"):
+        layout = ResponderLayout(config, math.comb(len(config.deck), 3), recall=recall)
+        solver = ResponderSolver(layout, table, seed=1, traversals=100)
+        start = time.process_time()
+        solver.iterate(iterations)
+        seconds = time.process_time() - start
+        for policy in POLICIES:
+            found = [exact_response_value(game, layout, table, solver.strategy(policy), p)
+                     for p in range(2)]  # fmt: skip
+            rows.append({
+                "game": name, "recall": recall, "policy": policy, "iterations": iterations,
+                "cpu_seconds": round(seconds, 1), "best": best, "found": found,
+                "share": [f / b for f, b in zip(found, best, strict=True)],
+            })  # fmt: skip
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lith_solver.response_calibration")
+    parser.add_argument("--iterations", type=int, default=2000)
+    parser.add_argument("--out", default=None, help="a JSON file for the rows")
+    args = parser.parse_args(argv)
+    if args.iterations < 1:
+        parser.error(f"--iterations: must be a positive integer, got {args.iterations}")
+    rows = [row for name, config in GAMES.items() for row in calibrate(name, config,
+                                                                      args.iterations)]  # fmt: skip
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""The best response to a frozen heads-up bot (``lith_solver.responder``, ``decktet
+best-response``, ``response:DIR``), checked against the exact solver on small games: the
+response's value is evaluated exactly in the exact game (the exact solver's evaluation, not
+the sampled traversal), compared with the exact best response, with the sampled value and
+with the value played through the real engine."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from lith_env.game import LithConfig
+from lith_solver import abstract_exchanges as ax
+from lith_solver.exchanges import ExchangeGame, best_response_value
+from lith_solver.responder import (
+    BotTable,
+    ResponderLayout,
+    ResponderSolver,
+    latest_gift,
+    load_response,
+    mean_interval,
+    save_response,
+)
+from lith_solver.response_calibration import exact_response_value
+from training.best_response import main, played_gain
+
+CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
+TINY = LithConfig(rounds=2, cards=CARDS, max_raises=0)
+RULES = ["--rule", "rounds=2", "--rule", "cards=" + ",".join(map(str, CARDS)),
+         "--rule", "max_raises=0"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory):
+    """A weak abstract bot (4 buckets, few iterations), saved: (folder, solver)."""
+    solver = ax.ExchangeAbstractSolver(TINY, 4, seed=2, traversals=100)
+    solver.iterate(100)
+    folder = tmp_path_factory.mktemp("bot")
+    ax.save_exchange_abstract(folder, solver, {})
+    return folder, solver
+
+
+@pytest.fixture(scope="module")
+def game():
+    return ExchangeGame(TINY)
+
+
+def table_of(solver) -> BotTable:
+    return BotTable(solver.average_strategy(), solver.bucket)
+
+
+def test_with_perfect_recall_the_response_approaches_the_exact_best_response(bot, game):
+    _, bot_solver = bot
+    table = table_of(bot_solver)
+    exact_bot = ax.exact_game_strategy(bot_solver, game, bot_solver.average_strategy())
+    layout = ResponderLayout(TINY, 56, recall="perfect")
+    solver = ResponderSolver(layout, table, seed=3, traversals=100)
+    solver.iterate(1000)
+    for p in range(2):
+        best = best_response_value(game, exact_bot, p)[0]
+        found = exact_response_value(game, layout, table, solver.average_strategy(), p)
+        assert found <= best + 1e-9  # nothing beats a best response
+        assert found >= 0.95 * best, (p, found, best)
+
+
+def test_the_sampled_value_is_the_exact_value(bot, game):
+    _, bot_solver = bot
+    table = table_of(bot_solver)
+    layout = ResponderLayout(TINY, 20)  # recall "swap", coarser than the hands
+    solver = ResponderSolver(layout, table, seed=4, traversals=50)
+    solver.iterate(100)
+    average = solver.average_strategy()
+    sampled = solver.sampled_values(20_000, seed=9)
+    for p in range(2):
+        mean, half = mean_interval(sampled[p])
+        exact = exact_response_value(game, layout, table, average, p)
+        assert abs(mean - exact) < 1.5 * half, (p, mean, half, exact)
+
+
+def test_the_played_response_wins_its_exact_value(bot, game, tmp_path):
+    folder, bot_solver = bot
+    table = table_of(bot_solver)
+    layout = ResponderLayout(TINY, 56)
+    solver = ResponderSolver(layout, table, seed=5, traversals=100)
+    solver.iterate(300)
+    save_response(tmp_path, solver, {})
+    _, loaded, _ = load_response(tmp_path)
+    assert np.allclose(loaded, solver.average_strategy(), atol=1e-6)
+    exact = 50 * sum(exact_response_value(game, layout, table, loaded, p) for p in range(2))
+    played = played_gain(f"abstract:{folder}", tmp_path, {"rounds": 2, "cards": CARDS,
+                         "max_raises": 0}, hands=6000, seed=1)  # fmt: skip
+    assert played["low"] <= exact <= played["high"], (played, exact)
+
+
+def test_the_command_saves_plays_and_resumes_bit_for_bit(bot, tmp_path, capsys):
+    folder, _ = bot
+    common = [f"abstract:{folder}", *RULES, "--buckets", "20", "--traversals", "20",
+              "--check-every", "50", "--samples", "200", "--hands", "200",
+              "--seed", "3"]  # fmt: skip
+    assert main([*common, "--iterations", "100", "--out", str(tmp_path / "straight")]) == 0
+    assert "played" in capsys.readouterr().out
+    assert main([*common, "--iterations", "50", "--out", str(tmp_path / "resumed")]) == 0
+    argv = [*common, "--iterations", "100", "--out", str(tmp_path / "resumed"), "--resume"]
+    assert main(argv) == 0
+    a, b = (load_response(tmp_path / name)[1] for name in ("straight", "resumed"))
+    assert np.array_equal(a, b)
+    figures = json.loads((tmp_path / "straight" / "best_response.json").read_text())
+    assert figures["iterations"] == 100 and figures["hands"] == 200
+    assert figures["played_low"] <= figures["played"] <= figures["played_high"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tag", *RULES], "BOT: 'tag' has no strategy table"),
+        (["BOT_DIR", "--rule", "rounds=1"], "--rule rounds: this command is for games with"),
+        (["BOT_DIR", *RULES, "--hands", "3"], "--hands: must be even"),
+        (["BOT_DIR", *RULES, "--iterations", "10", "--check-every", "20"], "--check-every"),
+        (["BOT_DIR", *RULES, "--buckets", "0"], "--buckets"),
+        (["BOT_DIR", *RULES, "--buckets", "57"], "--buckets: at most the deck's 56 hands"),
+        (["BOT_DIR", *RULES, "--resume"], "--resume: no responder_state.npz"),
+        (["BOT_DIR", "--rule", "rounds=3"], "abstract"),  # the bot plays other rules
+    ],
+)
+def test_bad_input_exits_2_naming_it(bot, tmp_path, capsys, argv, message):
+    folder, _ = bot
+    argv = [f"abstract:{folder}" if a == "BOT_DIR" else a for a in argv]
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--out", str(tmp_path / "out")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_resumed_run_must_keep_its_settings(bot, tmp_path, capsys):
+    folder, _ = bot
+    common = [f"abstract:{folder}", *RULES, "--traversals", "5", "--check-every", "5",
+              "--samples", "50", "--hands", "20", "--out", str(tmp_path)]  # fmt: skip
+    assert main([*common, "--buckets", "20", "--iterations", "5"]) == 0
+    with pytest.raises(SystemExit) as exit_:
+        main([*common, "--buckets", "30", "--iterations", "10", "--resume"])
+    assert exit_.value.code == 2
+    assert "--resume: --buckets was 20 in that run, not 30" in capsys.readouterr().err
+
+
+def test_a_corrupt_response_is_refused_naming_it(bot, tmp_path):
+    _, bot_solver = bot
+    solver = ResponderSolver(ResponderLayout(TINY, 20), table_of(bot_solver))
+    save_response(tmp_path, solver, {})
+    with np.load(tmp_path / "response.npz") as arrays:
+        bucket, average = arrays["bucket"], arrays["average"]
+    np.savez_compressed(tmp_path / "response.npz", bucket=bucket, average=average[:-1])
+    with pytest.raises(ValueError, match="response: .* is corrupt: average has shape"):
+        load_response(tmp_path)
+    with pytest.raises(ValueError, match="recall: must be swap or perfect"):
+        ResponderLayout(TINY, 20, recall="total")
+
+
+def test_latest_gift_reads_the_card_given_in_the_latest_swap():
+    # Dealt 1, 5, 9; exchange 1: gave slot 0 (card 1) in a swap, got 7; exchange 2: gave
+    # slot 2 (card 9) and drew 3 -- the latest swap's gift is still card 1.
+    assert latest_gift(("swap", "draw0"), (1, 5, 9, 0, 7, 2, 3)) == 1
+    assert latest_gift(("swap", "swap"), (1, 5, 9, 0, 7, 2, 3)) == 9
+    assert latest_gift(("draw0",), (1, 5, 9, 1, 3)) == -1
+
+
+def test_both_policies_are_distributions_over_each_decisions_actions(bot):
+    _, bot_solver = bot
+    layout = ResponderLayout(TINY, 20)
+    solver = ResponderSolver(layout, table_of(bot_solver), seed=1, traversals=10)
+    solver.iterate(20)
+    width = layout.tree.width[layout.tree.decisions]
+    row_width = np.repeat(width, np.diff(np.append(layout.offset, layout.rows)))
+    for policy in ("average", "current"):
+        rows = solver.strategy(policy)
+        assert np.allclose(rows.sum(axis=1), 1.0) and (rows >= 0).all()
+        assert not rows[np.arange(4)[None, :] >= row_width[:, None]].any()
+    regrets = solver.regrets[:, 0, :]
+    positive = np.maximum(regrets, 0).sum(axis=1) > 0
+    chosen = solver.current_strategy()[positive].argmax(axis=1)
+    assert np.array_equal(chosen, regrets[positive].argmax(axis=1))
+    with pytest.raises(ValueError, match="policy: must be average or current"):
+        solver.strategy("best")
