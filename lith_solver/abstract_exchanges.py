@@ -38,9 +38,12 @@ from lith_solver.exchanges import PATTERNS, ExchangeGame, ExchangeSolver, exploi
 from lith_solver.mccfr import (
     check_average_power,
     equity_buckets,
+    exchanged,
+    hand_index,
     regret_strategy,
     regret_update,
     sampled_action,
+    sort3,
 )
 from lith_solver.one_round import OneRoundGame, betting_tree, normalized
 from lith_solver.solutions import as_probabilities
@@ -151,21 +154,6 @@ class PublicTree:
 # The compiled traversal
 
 
-@njit(cache=True)
-def _hand_index(hand: np.ndarray, position: np.ndarray, size: int) -> int:
-    return (position[hand[0]] * size + position[hand[1]]) * size + position[hand[2]]
-
-
-@njit(cache=True)
-def _sort3(hand: np.ndarray) -> None:
-    if hand[0] > hand[1]:
-        hand[0], hand[1] = hand[1], hand[0]
-    if hand[1] > hand[2]:
-        hand[1], hand[2] = hand[2], hand[1]
-    if hand[0] > hand[1]:
-        hand[0], hand[1] = hand[1], hand[0]
-
-
 # Not cached: numba's cache reloads a recursive function wrongly (see abstraction.py).
 @njit
 def _traverse(
@@ -182,13 +170,13 @@ def _traverse(
     if k == SHOWDOWN:
         net = 0.0
         for r in range(strengths.shape[0]):
-            a = strengths[r, _hand_index(hands[p], position, size)]
-            b = strengths[r, _hand_index(hands[1 - p], position, size)]
+            a = strengths[r, hand_index(hands[p], position, size)]
+            b = strengths[r, hand_index(hands[1 - p], position, size)]
             net += 1.0 if a > b else (-1.0 if a < b else 0.0)
         return paid[node, p] * net / strengths.shape[0]
     q = player[node]
     d, n = decision[node], width[node]
-    b = history[q] if history[q] >= 0 else bucket[_hand_index(hands[q], position, size)]
+    b = history[q] if history[q] >= 0 else bucket[hand_index(hands[q], position, size)]
     sigma = np.empty(n)
     regret_strategy(regrets, d, b, n, sigma)
     values = np.zeros(n)
@@ -200,21 +188,7 @@ def _traverse(
         if k == X0:
             next_pending = a
         elif X1_KEEP <= k <= X1_DISCARD:  # the dealer decided: the exchange happens
-            next_hands = hands.copy()
-            got = np.full(2, -1, dtype=np.int64)
-            if pending > 0 and a > 0:  # both discarded: they swap the discards
-                got[0], got[1] = hands[1, a - 1], hands[0, pending - 1]
-                given = next_hands[0, pending - 1]
-                next_hands[0, pending - 1] = next_hands[1, a - 1]
-                next_hands[1, a - 1] = given
-                _sort3(next_hands[0])
-                _sort3(next_hands[1])
-            elif pending > 0 or a > 0:  # one discarded: it draws the top card
-                who, slot = (0, pending - 1) if pending > 0 else (1, a - 1)
-                got[who] = order[top]
-                next_hands[who, slot] = order[top]
-                next_top = top + 1
-                _sort3(next_hands[who])
+            next_hands, next_top, got = exchanged(hands, order, top, pending, a)
             next_pending = 0
             if history[0] >= 0:  # what each learned: its own action and the card it got
                 next_history = history.copy()
@@ -250,12 +224,12 @@ def _iterations(
                 for i in range(3):  # dealt one at a time from the dealer's left
                     hands[0, i] = order[2 * i]
                     hands[1, i] = order[2 * i + 1]
-                _sort3(hands[0])
-                _sort3(hands[1])
+                sort3(hands[0])
+                sort3(hands[1])
                 history = np.full(2, -1, dtype=np.int64)
                 if perfect:
                     for who in range(2):
-                        history[who] = bucket[_hand_index(hands[who], position, size)]
+                        history[who] = bucket[hand_index(hands[who], position, size)]
                 _traverse(
                     0, p, hands, order, 6, 0, history, kind, player, width, child, decision, paid,
                     position, size, bucket, strengths, regrets, sums, float(t),

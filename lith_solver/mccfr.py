@@ -16,9 +16,12 @@ __all__ = [
     "check_average_power",
     "equity",
     "equity_buckets",
+    "exchanged",
+    "hand_index",
     "regret_strategy",
     "regret_update",
     "sampled_action",
+    "sort3",
 ]
 
 
@@ -104,3 +107,41 @@ def regret_update(
     for a in range(len(sigma)):
         regrets[d, b, a] += weight * (values[a] - v)
     return v
+
+
+@njit(cache=True)
+def hand_index(hand: np.ndarray, position: np.ndarray, size: int) -> int:
+    """A sorted hand's index among size**3, by its cards' ``position`` in the deck."""
+    return (position[hand[0]] * size + position[hand[1]]) * size + position[hand[2]]
+
+
+@njit(cache=True)
+def sort3(hand: np.ndarray) -> None:
+    """Sort a three-card hand in place."""
+    if hand[0] > hand[1]:
+        hand[0], hand[1] = hand[1], hand[0]
+    if hand[1] > hand[2]:
+        hand[1], hand[2] = hand[2], hand[1]
+    if hand[0] > hand[1]:
+        hand[0], hand[1] = hand[1], hand[0]
+
+
+@njit(cache=True)
+def exchanged(hands, order, top, pending, a):  # pragma: no cover - compiled
+    """Heads-up hands (2, 3) after an exchange (``pending`` the first player's action, ``a``
+    the dealer's; 0 keeps, k gives card k): the new hands, the deck's new top in ``order``,
+    and the card each player got (-1: none). Both discarded: they swap; one did: it draws."""
+    out = hands.copy()
+    got = np.full(2, -1, dtype=np.int64)
+    if pending > 0 and a > 0:
+        got[0], got[1] = hands[1, a - 1], hands[0, pending - 1]
+        out[0, pending - 1], out[1, a - 1] = got[0], got[1]
+        sort3(out[0])
+        sort3(out[1])
+    elif pending > 0 or a > 0:
+        who, slot = (0, pending - 1) if pending > 0 else (1, a - 1)
+        got[who] = order[top]
+        out[who, slot] = order[top]
+        top += 1
+        sort3(out[who])
+    return out, top, got

@@ -48,7 +48,7 @@ from lith_solver.abstract_exchanges import (
     _one_round,
 )
 from lith_solver.checkpoint import rules_json
-from lith_solver.mccfr import equity_buckets, regret_strategy
+from lith_solver.mccfr import equity_buckets, exchanged, hand_index, regret_strategy, sort3
 from lith_solver.one_round import OneRoundGame
 
 __all__ = [
@@ -174,40 +174,6 @@ def latest_gift(patterns: tuple[str, ...], deal_key: tuple[int, ...]) -> int:
 # The compiled traversal
 
 
-@njit(cache=True)
-def _hand(hand: np.ndarray, position: np.ndarray, size: int) -> int:
-    return (position[hand[0]] * size + position[hand[1]]) * size + position[hand[2]]
-
-
-@njit(cache=True)
-def _sorted3(hand: np.ndarray) -> None:
-    if hand[0] > hand[1]:
-        hand[0], hand[1] = hand[1], hand[0]
-    if hand[1] > hand[2]:
-        hand[1], hand[2] = hand[2], hand[1]
-    if hand[0] > hand[1]:
-        hand[0], hand[1] = hand[1], hand[0]
-
-
-@njit(cache=True)
-def _exchanged(hands, order, top, pending, a):  # pragma: no cover - compiled
-    """The hands and the deck's top after an exchange (``pending`` the first player's action,
-    ``a`` the dealer's; 0 keeps, k gives card k), and the card each gave in a swap (-1)."""
-    out = hands.copy()
-    given = np.full(2, -1, dtype=np.int64)
-    if pending > 0 and a > 0:  # both discarded: they swap the discards
-        given[0], given[1] = hands[0, pending - 1], hands[1, a - 1]
-        out[0, pending - 1], out[1, a - 1] = given[1], given[0]
-        _sorted3(out[0])
-        _sorted3(out[1])
-    elif pending > 0 or a > 0:  # one discarded: it draws the top card
-        who, slot = (0, pending - 1) if pending > 0 else (1, a - 1)
-        out[who, slot] = order[top]
-        top += 1
-        _sorted3(out[who])
-    return out, top, given
-
-
 # Not cached: numba's cache reloads a recursive function wrongly (see abstraction.py).
 @njit
 def _respond(
@@ -226,15 +192,15 @@ def _respond(
     if k == SHOWDOWN:
         net = 0.0
         for r in range(strengths.shape[0]):
-            a = strengths[r, _hand(hands[p], position, size)]
-            b = strengths[r, _hand(hands[1 - p], position, size)]
+            a = strengths[r, hand_index(hands[p], position, size)]
+            b = strengths[r, hand_index(hands[1 - p], position, size)]
             net += 1.0 if a > b else (-1.0 if a < b else 0.0)
         return paid[node, p] * net / strengths.shape[0]
     q, d, n = player[node], decision[node], width[node]
     sigma = np.empty(n)
     i = -1
     if q != p:  # the bot: one action drawn from its probabilities
-        row = bot_row[_hand(hands[q], position, size)]
+        row = bot_row[hand_index(hands[q], position, size)]
         total = 0.0
         for a in range(n):
             sigma[a] = bot_strategy[d, row, a]
@@ -245,7 +211,7 @@ def _respond(
             cumulative += sigma[chosen]
         first, last = chosen, chosen + 1
     else:
-        h = _hand(hands[p], position, size)
+        h = hand_index(hands[p], position, size)
         if history >= 0:
             i = offset[d] + history
         elif exchange[d]:
@@ -269,22 +235,14 @@ def _respond(
         if k == X0:
             next_pending = a
         elif X1_KEEP <= k <= X1_DISCARD:  # the dealer decided: the exchange happens
-            next_hands, next_top, given = _exchanged(hands, order, top, pending, a)
+            next_hands, next_top, got = exchanged(hands, order, top, pending, a)
             next_pending = 0
-            if given[p] >= 0:
-                next_rank = card_rank[position[given[p]]]
+            if pending > 0 and a > 0:  # a swap: the bot took what the responder gave
+                next_rank = card_rank[position[got[1 - p]]]
             if history >= 0:  # what it learned: its own action and the card it got
                 own = pending if p == 0 else a
-                got = 0
-                if own > 0:
-                    for c in range(3):
-                        if (
-                            next_hands[p, c] != hands[p, 0]
-                            and next_hands[p, c] != hands[p, 1]
-                            and next_hands[p, c] != hands[p, 2]
-                        ):
-                            got = position[next_hands[p, c]] + 1
-                next_history = (history * 4 + own) * (size + 1) + got
+                received = position[got[p]] + 1 if got[p] >= 0 else 0
+                next_history = (history * 4 + own) * (size + 1) + received
         next_reach = reach * sigma[a] if q == p else reach
         values[a] = _respond(
             child[node, a], p, next_hands, order, next_top, next_pending, next_rank,
@@ -308,8 +266,8 @@ def _deal(order, hands):  # pragma: no cover - compiled
     for i in range(3):  # dealt one at a time from the dealer's left
         hands[0, i] = order[2 * i]
         hands[1, i] = order[2 * i + 1]
-    _sorted3(hands[0])
-    _sorted3(hands[1])
+    sort3(hands[0])
+    sort3(hands[1])
 
 
 @njit
@@ -328,7 +286,7 @@ def _iterations(
             for _ in range(traversals):
                 order = np.random.permutation(deck)  # noqa: NPY002 (numba)
                 _deal(order, hands)
-                history = hand_id[_hand(hands[p], position, size)] if perfect else -1
+                history = hand_id[hand_index(hands[p], position, size)] if perfect else -1
                 _respond(
                     0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision,
                     paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
@@ -351,7 +309,7 @@ def _values(
     for s in range(samples):
         order = np.random.permutation(deck)  # noqa: NPY002 (numba)
         _deal(order, hands)
-        history = hand_id[_hand(hands[p], position, deck.shape[0])] if perfect else -1
+        history = hand_id[hand_index(hands[p], position, deck.shape[0])] if perfect else -1
         out[s] = _respond(
             0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision, paid,
             position, deck.shape[0], strengths, bot_strategy, bot_row, bucket, hand_id,
