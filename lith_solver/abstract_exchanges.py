@@ -43,6 +43,7 @@ from lith_solver.mccfr import (
     regret_strategy,
     regret_update,
     sampled_action,
+    showdown_sign,
     sort3,
 )
 from lith_solver.one_round import OneRoundGame, betting_tree, normalized
@@ -168,12 +169,7 @@ def _traverse(
     if k == FOLD:
         return -paid[node, p] if player[node] == p else paid[node, 1 - p]
     if k == SHOWDOWN:
-        net = 0.0
-        for r in range(strengths.shape[0]):
-            a = strengths[r, hand_index(hands[p], position, size)]
-            b = strengths[r, hand_index(hands[1 - p], position, size)]
-            net += 1.0 if a > b else (-1.0 if a < b else 0.0)
-        return paid[node, p] * net / strengths.shape[0]
+        return paid[node, p] * showdown_sign(hands, p, strengths, position, size)
     q = player[node]
     d, n = decision[node], width[node]
     b = history[q] if history[q] >= 0 else bucket[hand_index(hands[q], position, size)]

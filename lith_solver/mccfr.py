@@ -21,6 +21,7 @@ __all__ = [
     "regret_strategy",
     "regret_update",
     "sampled_action",
+    "showdown_sign",
     "sort3",
 ]
 
@@ -145,3 +146,15 @@ def exchanged(hands, order, top, pending, a):  # pragma: no cover - compiled
         top += 1
         sort3(out[who])
     return out, top, got
+
+
+@njit(cache=True)
+def showdown_sign(hands, p, strengths, position, size):  # pragma: no cover - compiled
+    """+1 if player ``p``'s hand wins the showdown, -1 if it loses, 0 on a tie: averaged over
+    the rows of ``strengths`` (the Excuse's readings under the demon)."""
+    net = 0.0
+    for r in range(strengths.shape[0]):
+        a = strengths[r, hand_index(hands[p], position, size)]
+        b = strengths[r, hand_index(hands[1 - p], position, size)]
+        net += 1.0 if a > b else (-1.0 if a < b else 0.0)
+    return net / strengths.shape[0]

@@ -48,7 +48,14 @@ from lith_solver.abstract_exchanges import (
     _one_round,
 )
 from lith_solver.checkpoint import rules_json
-from lith_solver.mccfr import equity_buckets, exchanged, hand_index, regret_strategy, sort3
+from lith_solver.mccfr import (
+    equity_buckets,
+    exchanged,
+    hand_index,
+    regret_strategy,
+    showdown_sign,
+    sort3,
+)
 from lith_solver.one_round import OneRoundGame
 
 __all__ = [
@@ -190,12 +197,7 @@ def _respond(
     if k == FOLD:
         return -paid[node, p] if player[node] == p else paid[node, 1 - p]
     if k == SHOWDOWN:
-        net = 0.0
-        for r in range(strengths.shape[0]):
-            a = strengths[r, hand_index(hands[p], position, size)]
-            b = strengths[r, hand_index(hands[1 - p], position, size)]
-            net += 1.0 if a > b else (-1.0 if a < b else 0.0)
-        return paid[node, p] * net / strengths.shape[0]
+        return paid[node, p] * showdown_sign(hands, p, strengths, position, size)
     q, d, n = player[node], decision[node], width[node]
     sigma = np.empty(n)
     i = -1
