@@ -37,7 +37,7 @@ from lith_solver.responder import (
     save_response,
 )
 from lith_solver.solving import heads_up_config
-from tablegame.cli import output_folder, positive_int, seed_value
+from tablegame.cli import duplicate_hands, output_folder, positive_int, seed_value
 from tablegame.registry import make_agent
 from tablegame.rules import parse_rules
 
@@ -84,10 +84,6 @@ def _check(args: argparse.Namespace) -> tuple[LithConfig, dict[str, Any]]:
         )
     if config.betting != "limit":
         raise ValueError(f"--rule betting: must be limit, got {config.betting!r}")
-    if args.hands % 2:
-        raise ValueError(
-            f"--hands: must be even (a duplicate block plays both seats), got {args.hands}"
-        )
     if args.check_every > args.iterations:
         raise ValueError(
             f"--check-every: at most --iterations ({args.iterations}), got {args.check_every}"
@@ -246,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--hands",
-        type=positive_int,
+        type=duplicate_hands,
         default=20_000,
         help="duplicate hands the response plays against the bot",
     )
