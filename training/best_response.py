@@ -175,6 +175,14 @@ def run(
                 completed=solver.iterations,
                 description=f"responder MCCFR, computed {100 * best:+.1f} chips/100",
             )
+            figures = ", ".join(
+                f"{name} {100 * value['computed']:+.1f} ± {100 * value['half_width']:.1f}"
+                for name, value in ((name, entry[name]) for name in POLICIES)
+            )
+            bar.console.print(
+                f"iteration {solver.iterations:,} ({spent / 60:.1f} CPU min): computed {figures} "
+                "chips/100 hands"
+            )
     last = curve[-1]
     policy = max(POLICIES, key=lambda name: last[name]["computed"])
     info: dict[str, Any] = {"bot": args.bot, "curve": curve, "cpu_seconds": spent,
