@@ -57,6 +57,7 @@ __all__ = [
     "exact_game_strategy",
     "hand_buckets",
     "load_exchange_abstract",
+    "one_round_config",
     "sampled_value",
     "save_exchange_abstract",
 ]
@@ -258,7 +259,7 @@ class ExchangeAbstractSolver:
         self.tree = PublicTree(config)
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
         size = len(self.deck)
-        one_round = OneRoundGame(_one_round(config))
+        one_round = OneRoundGame(one_round_config(config))
         hand_bucket = equity_buckets(one_round, buckets, merge_ties=False)
         self.position = np.full(int(self.deck.max()) + 1, -1, dtype=np.int64)
         self.position[self.deck] = np.arange(size)
@@ -383,7 +384,7 @@ def sampled_value(
     return values
 
 
-def _one_round(config: LithConfig) -> LithConfig:
+def one_round_config(config: LithConfig) -> LithConfig:
     """The one-round game on the same deck and hand rules: where the buckets come from."""
     values = rules_json(config)
     values["rounds"] = 1

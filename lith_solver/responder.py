@@ -45,7 +45,7 @@ from lith_solver.abstract_exchanges import (
     X1_DISCARD,
     X1_KEEP,
     PublicTree,
-    _one_round,
+    one_round_config,
 )
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
@@ -101,7 +101,7 @@ class ResponderLayout:
         self.tree = PublicTree(config)
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
         size = len(self.deck)
-        one_round = OneRoundGame(_one_round(config))
+        one_round = OneRoundGame(one_round_config(config))
         self.hands = one_round.hands
         if buckets > len(self.hands):
             raise ValueError(f"buckets: at most the deck's {len(self.hands)} hands, got {buckets}")
