@@ -16,7 +16,9 @@ from lith_env.cards import CARDS
 from lith_env.encoding import layout as lith_layout
 from lith_env.history import load_records, replay_hand
 
-LITH_AGENTS = "abstract, bluffer, caller, ismcts, mixture, ppo, random, rock, solved, tag, zoo"
+LITH_AGENTS = (
+    "abstract, bluffer, caller, ismcts, mixture, ppo, random, response, rock, solved, tag, zoo"
+)
 GENDENEIA_AGENTS = "greedy, ismcts, mixture, ppo, random, spoiler, zoo"
 
 

@@ -761,7 +761,8 @@ def test_experiment_and_demo_help_show_defaults_and_agents(capsys):
     assert "(default: 2)" in text
     assert "default: the file's timesteps" in text
     assert (
-        "lith: abstract:PATH, bluffer, caller, ismcts, mixture:FOLDER, ppo:PATH, random, rock, "
+        "lith: abstract:PATH, bluffer, caller, ismcts, mixture:FOLDER, ppo:PATH, random, "
+        "response:PATH, rock, "
         "solved:PATH, tag" in text
     )
     assert "(default: 150000)" in text and "(default: 2000)" in text
