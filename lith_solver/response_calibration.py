@@ -1,12 +1,12 @@
 """The sampled best response (``decktet best-response``) against the exact one, on games the
 exact solver holds.
 
-    python -m lith_solver.response_calibration [--iterations N] [--out FILE]
+    python -m lith_solver.response_calibration [--iterations N] [--game NAME] [--out FILE]
 
 For each small game (``rounds=2`` on 14 cards, ``rounds=3`` on 9) an abstract bot is solved
 (MCCFR on 10 equity buckets), its exact best response computed (``lith_solver.exchanges``), and
-the responder solved against it with both recalls: "swap" (what the full game uses) and
-"perfect". Each response is then evaluated exactly in the exact game: its share of the exact
+the responder solved against it with recall "swap" (what the full game uses) and, with two
+rounds, "perfect". Each response is then evaluated exactly in the exact game: its share of the exact
 best response's value, in each position, is the table ``docs/best_response.md`` shows.
 """
 
@@ -91,7 +91,9 @@ def calibrate(name: str, config: LithConfig, iterations: int) -> list[dict[str, 
     exact_bot = ax.exact_game_strategy(bot, game, bot.average_strategy())
     best = [best_response_value(game, exact_bot, p)[0] for p in range(2)]
     rows = []
-    for recall in ("swap", "perfect"):
+    # A perfect recall's dense rows hold every slot and card at each exchange: past one
+    # exchange on 9 cards that is 52 GB, so three rounds are calibrated with recall swap only.
+    for recall in ("swap", "perfect") if config.rounds == 2 else ("swap",):
         layout = ResponderLayout(config, math.comb(len(config.deck), 3), recall=recall)
         solver = ResponderSolver(layout, table, seed=1, traversals=100)
         start = time.process_time()
@@ -112,12 +114,14 @@ def calibrate(name: str, config: LithConfig, iterations: int) -> list[dict[str, 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lith_solver.response_calibration")
     parser.add_argument("--iterations", type=int, default=2000)
+    parser.add_argument("--game", choices=list(GAMES), action="append", default=None,
+                        help="a game to calibrate (default: both)")  # fmt: skip
     parser.add_argument("--out", default=None, help="a JSON file for the rows")
     args = parser.parse_args(argv)
     if args.iterations < 1:
         parser.error(f"--iterations: must be a positive integer, got {args.iterations}")
-    rows = [row for name, config in GAMES.items() for row in calibrate(name, config,
-                                                                      args.iterations)]  # fmt: skip
+    names = args.game or list(GAMES)
+    rows = [row for name in names for row in calibrate(name, GAMES[name], args.iterations)]
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=2) + "\n")
     return 0
