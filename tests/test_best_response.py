@@ -109,6 +109,8 @@ def test_the_command_saves_plays_and_resumes_bit_for_bit(bot, tmp_path, capsys):
     figures = json.loads((tmp_path / "straight" / "best_response.json").read_text())
     assert figures["iterations"] == 100 and figures["hands"] == 200
     assert figures["played_low"] <= figures["played"] <= figures["played_high"]
+    record = json.loads((tmp_path / "straight" / "response.json").read_text())
+    assert record["figures"] == figures and record["policy"] == figures["policy"]
 
 
 @pytest.mark.parametrize(
