@@ -11,21 +11,40 @@ point of an :class:`~lith_solver.exchanges.ExchangeGame` (a betting node, or an 
 decision, after given betting lines and a given course of the exchanges) and every private
 state of the acting player: the deal and the cards drawn are put in the deck order, the
 betting lines and both players' exchange choices are played as actions.
+
+On any game with exchanges, the full game included (:func:`public_tree_strategy`), for every
+decision of the public tree and every hand the agent may hold there: per exchange course and
+position, one table per hand, the public tree walked once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import copy
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from lith_env.batched import BatchedLith
 from lith_env.encoding import keep_id
-from lith_solver.exchanges import ExchangeGame, ExchangeSolver, Stage, deciding_player
+from lith_env.game import LithConfig
+from lith_solver.abstract_exchanges import BET, FOLD, SHOWDOWN, PublicTree, one_round_config
+from lith_solver.exchanges import (
+    DISCARDS,
+    ExchangeGame,
+    ExchangeSolver,
+    Stage,
+    deciding_player,
+)
 from lith_solver.one_round import OneRoundGame, path_to
 from tablegame.agent import Agent, act_batch
 
-__all__ = ["agent_probabilities", "agent_profile", "deal_orders", "exchange_strategy"]
+__all__ = [
+    "agent_probabilities",
+    "agent_profile",
+    "deal_orders",
+    "exchange_strategy",
+    "public_tree_strategy",
+]
 
 _SEATS = (1, 0)  # the seat of each position when seat 0 deals: seat 1 acts first
 
@@ -212,3 +231,167 @@ def _scripts(
     for line, c in enumerate(columns):
         actions[line * states : (line + 1) * states, : c.shape[1]] = c
     return actions, np.tile(orders, (lines, 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Any game with exchanges: the public tree, by the hand held now
+
+
+def public_tree_strategy(
+    agent: Agent,
+    config: LithConfig,
+    name: str = "agent",
+    progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """The agent's probability of each action at every decision of the public tree
+    (:class:`~lith_solver.abstract_exchanges.PublicTree`) for every hand it may hold there:
+    (decisions, hands, 4) float32, hands in the deck's ``OneRoundGame`` order, actions in the
+    tree's order (at an exchange: keep, then discard the first to third card).
+
+    For each course of the exchanges and each position of the agent, one table per hand is
+    dealt a history that leaves the agent holding that hand (the cards it received are the
+    hand's lowest; those it gave, the first cards of the deck outside it), and the public tree
+    is walked once, the agent asked in one batch at each of its decisions (checked by
+    :func:`agent_probabilities`). An agent whose choice hangs on more of its own history than
+    the hand it holds (which card it gave) is read at that one history. ``progress`` is
+    called with the number of decisions read."""
+    tree = PublicTree(config)
+    hands = OneRoundGame(one_round_config(config)).hands
+    deck = np.array(sorted(config.deck), dtype=np.int64)
+    keep = keep_id(config)
+    out = np.zeros((len(tree.decisions), len(hands), 4), dtype=np.float32)
+    engine = BatchedLith(config, len(hands), episode="hand")
+    for patterns, stage in tree.stage_index.items():
+        for position in (0, 1):
+            orders, exchanges = _stage_deals(patterns, position, hands, deck, keep)
+            engine.reset_to_decks(
+                orders, np.zeros(len(hands), dtype=np.int64), np.zeros(len(hands), dtype=bool)
+            )
+            walk = _TreeWalk(tree, agent, name, out, stage, position, exchanges, keep, progress)
+            walk.visit(0, engine)
+    return out
+
+
+class _TreeWalk:
+    """A walk of the public tree for one exchange course (``stage``) and one position of the
+    agent: betting before the course's last exchange is walked through, the exchanges played
+    as ``exchanges`` says, and the agent asked at its decisions of ``stage``."""
+
+    def __init__(self, tree, agent, name, out, stage, position, exchanges, keep, progress):
+        self.tree, self.agent, self.name, self.out = tree, agent, name, out
+        self.stage, self.position, self.exchanges, self.keep = stage, position, exchanges, keep
+        self.progress = progress
+
+    def visit(self, node: int, engine: BatchedLith) -> None:
+        tree = self.tree
+        kind, key = tree.kind[node], tree.keys[node]
+        if kind in (FOLD, SHOWDOWN):
+            return
+        if kind == BET:
+            if key[1] == self.stage and tree.player[node] == self.position:
+                self.ask(node, engine)
+            ids = tree.trees[key[0]][key[2]].actions
+            self.branch(engine, [(tree.child[node, a], [ids[a]]) for a in range(tree.width[node])])
+            return
+        e = key[0]  # the exchange after betting round e
+        if e < len(self.exchanges):  # done in this course: both choices played
+            first, dealer = self.exchanges[e]
+            x1 = tree.child[node, int(first[0] > self.keep)]
+            after = tree.child[x1, int(dealer[0] > self.keep)]
+            self.branch(engine, [(after, [first, dealer])])
+            return
+        if key[1] != self.stage:
+            return
+        if self.position == 0:  # the exchange's first decision
+            self.ask(node, engine)
+            return
+        for a, choice in ((0, self.keep), (1, self.keep + 1)):  # the other kept, or discarded
+            moved = copy.deepcopy(engine)
+            moved.step(np.full(len(engine.current), choice, dtype=np.int64))
+            self.ask(tree.child[node, a], moved)
+
+    def branch(self, engine: BatchedLith, moves: list) -> None:
+        """Visit each (child, actions) in a copy of ``engine`` with the actions played (the
+        last one in ``engine`` itself)."""
+        live = [(c, acts) for c, acts in moves if self.tree.kind[c] not in (FOLD, SHOWDOWN)]
+        for i, (child, actions) in enumerate(live):
+            moved = engine if i == len(live) - 1 else copy.deepcopy(engine)
+            for action in actions:
+                moved.step(np.broadcast_to(action, engine.current.shape).astype(np.int64))
+            self.visit(child, moved)
+
+    def ask(self, node: int, engine: BatchedLith) -> None:
+        tree = self.tree
+        key, seat = tree.keys[node], _SEATS[self.position]
+        if not (engine.current == seat).all():
+            raise AssertionError(f"the engine's seat to act departs from decision {key}")
+        if tree.kind[node] == BET:
+            ids = np.array(tree.trees[key[0]][key[2]].actions)
+        else:
+            ids = self.keep + np.arange(4)
+        observations = engine.encode(np.full(len(engine.current), seat))
+        read = agent_probabilities(self.agent, observations, engine.action_masks(), self.name)
+        self.out[tree.decision[node], :, : len(ids)] = read[:, ids]
+        if self.progress is not None:
+            self.progress(1)
+
+
+def _stage_deals(
+    patterns: tuple[str, ...], position: int, hands: np.ndarray, deck: np.ndarray, keep: int
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Deck orders (one per hand) and each exchange's action ids of (first player, dealer)
+    that leave the player in ``position`` holding ``hands`` after the exchanges ``patterns``.
+
+    Its j-th discard gives the deck's j-th card outside the hand and gets the hand's j-th
+    card: from the deck when it discards alone, from the other in a swap (dealt to the other
+    for that). The other, discarding alone, gives its own dealt cards in order and draws the
+    next cards outside the hand."""
+    k = len(hands)
+    outside = np.ones((k, deck.max() + 1), dtype=bool)
+    outside[np.arange(k)[:, None], hands] = False
+    fresh = deck[np.argsort(~outside[:, deck], axis=1, kind="stable")[:, : len(deck) - 3]]
+    mine = [e for e, pattern in enumerate(patterns) if DISCARDS[pattern][position]]
+    dealt = hands.copy()
+    dealt[:, : len(mine)] = fresh[:, : len(mine)]
+    destined = [hands[:, j] for j, e in enumerate(mine) if patterns[e] == "swap"]
+    own = [fresh[:, len(mine) + i] for i in range(3 - len(destined))]
+    other_dealt = np.stack(destined + own, axis=1)
+    nxt = len(mine) + len(own)
+    held, other = np.sort(dealt, axis=1), np.sort(other_dealt, axis=1)
+    drawn, exchanges, j = [], [], 0
+    for pattern in patterns:
+        ids = np.full((2, k), keep, dtype=np.int64)
+        i_discard, other_discards = DISCARDS[pattern][position], DISCARDS[pattern][1 - position]
+        if i_discard:
+            gave, got = fresh[:, j], hands[:, j]
+            ids[position] = keep + 1 + _slot(held, gave)
+            j += 1
+        if other_discards:
+            their = got if i_discard else own.pop(0)  # in a swap, the card it gets
+            ids[1 - position] = keep + 1 + _slot(other, their)
+        if i_discard and other_discards:
+            held, other = _replace(held, gave, got), _replace(other, their, gave)
+        elif i_discard:
+            drawn.append(got)
+            held = _replace(held, gave, got)
+        elif other_discards:
+            drawn.append(fresh[:, nxt])
+            other = _replace(other, their, fresh[:, nxt])
+            nxt += 1
+        exchanges.append((ids[0], ids[1]))
+    if not np.array_equal(held, hands):
+        raise AssertionError(f"the dealt history of course {patterns!r} misses the hands")
+    first, dealer = (dealt, other_dealt) if position == 0 else (other_dealt, dealt)
+    return deal_orders(deck, first, dealer, drawn), exchanges
+
+
+def _slot(held: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Where each of ``cards`` is in its row of sorted ``held`` hands."""
+    found = held == cards[:, None]
+    if not found.any(axis=1).all():
+        raise AssertionError("a card to give is not in the hand")
+    return np.argmax(found, axis=1)
+
+
+def _replace(held: np.ndarray, gave: np.ndarray, got: np.ndarray) -> np.ndarray:
+    return np.sort(np.where(held == gave[:, None], got[:, None], held), axis=1)

@@ -85,6 +85,19 @@ class BotTable:
     strategy: np.ndarray
     row: np.ndarray
 
+    @classmethod
+    def by_hand(cls, strategy: np.ndarray, config: LithConfig) -> BotTable:
+        """A table with a row for every hand of ``config``'s deck, in ``OneRoundGame``
+        order (what :func:`lith_solver.agent_strategy.public_tree_strategy` reads)."""
+        deck = np.array(sorted(config.deck), dtype=np.int64)
+        size = len(deck)
+        position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
+        position[deck] = np.arange(size)
+        local = position[OneRoundGame(one_round_config(config)).hands]
+        row = np.full(size**3, -1, dtype=np.int64)
+        row[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]] = np.arange(len(local))
+        return cls(strategy, row)
+
 
 class ResponderLayout:
     """Where each of the responder's information sets is in its flat tables: ``offset[d]``
