@@ -116,8 +116,9 @@ def test_the_command_saves_plays_and_resumes_bit_for_bit(bot, tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["tag", *RULES], "BOT: 'tag' has no strategy table"),
-        (["BOT_DIR", "--rule", "rounds=1"], "--rule rounds: this command is for games with"),
+        (["nosuch", *RULES], "nosuch"),
+        (["tag", "--rule", "rounds=1", "--iterations", "10"], "--iterations: the one-round game's"),
+        (["tag", "--rule", "rounds=1", "--resume"], "--resume: the one-round game's"),
         (["BOT_DIR", *RULES, "--hands", "3"], "--hands: must be even"),
         (["BOT_DIR", *RULES, "--iterations", "10", "--check-every", "20"], "--check-every"),
         (["BOT_DIR", *RULES, "--buckets", "0"], "--buckets"),
@@ -134,6 +135,42 @@ def test_bad_input_exits_2_naming_it(bot, tmp_path, capsys, argv, message):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_any_agent_is_asked_once_and_its_table_kept_for_resume(tmp_path, capsys):
+    common = ["tag", *RULES, "--buckets", "20", "--traversals", "20", "--check-every", "50",
+              "--samples", "2000", "--hands", "2000", "--seed", "3",
+              "--out", str(tmp_path)]  # fmt: skip
+    assert main([*common, "--iterations", "50"]) == 0
+    kept = tmp_path / "bot_table.npy"
+    stamp = kept.stat().st_mtime_ns
+    assert main([*common, "--iterations", "100", "--resume"]) == 0
+    assert kept.stat().st_mtime_ns == stamp  # read from the run, not asked again
+    figures = json.loads((tmp_path / "best_response.json").read_text())
+    assert figures["bot"] == "tag" and figures["read_cpu_minutes"] > 0
+    # the table stands for tag exactly on one exchange: played and computed agree
+    half = figures["computed_half_width"] + (figures["played_high"] - figures["played"])
+    assert abs(figures["played"] - figures["computed"]) < 1.5 * half, figures
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("bot", ["caller", "tag"])
+def test_on_one_round_the_computed_value_is_the_exact_exploitability_and_play_holds_it(
+    bot, tmp_path
+):
+    from lith_solver.exploitability import exploitability
+    from lith_solver.one_round import OneRoundGame
+    from lith_solver.solving import heads_up_config
+    from tablegame.registry import make_agent
+
+    argv = [bot, "--rule", "rounds=1", "--hands", "20000", "--seed", "2", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    figures = json.loads((tmp_path / "best_response.json").read_text())
+    config = heads_up_config({"rounds": 1})
+    exact, _ = exploitability(make_agent(bot, "lith", config=config), OneRoundGame(config))
+    assert abs(figures["computed"] - 100 * exact["exploitability"]) < 1e-4  # 1e-6 a hand
+    assert figures["played_low"] <= figures["computed"] <= figures["played_high"], figures
+    assert figures["agent"] == "solved"
 
 
 def test_a_resumed_run_must_keep_its_settings(bot, tmp_path, capsys):

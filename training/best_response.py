@@ -8,9 +8,16 @@ The response is saved (``response:OUT`` plays it) and **played** against the bot
 duplicate hands in both seats: that figure, a true lower bound on the bot's exploitability,
 is the one to quote. Their gap shows how well the table and the sampling stand for the bot.
 
-Bots: those whose strategy is a table over the public tree and the hand held now, read
-straight from their files: ``abstract:DIR`` (``recall`` hand) and the zoo's names for them
-(``zoo:lith-hu``).
+On the one-round game (``--rule rounds=1``) the best response is exact
+(:func:`lith_solver.exploitability.best_response_to`, what ``decktet exploitability`` computes):
+the computed value is the bot's exploitability, saved as ``solved:OUT`` and played the same way.
+
+Bots: any heads-up Lith agent. The bot's table gives its action probabilities at every public
+decision for each hand it may hold. An ``abstract:DIR`` bot with ``recall`` hand (and the
+zoo's names for one, ``zoo:lith-hu``) has that table in its file. Any other agent is asked,
+in batches through the agent protocol, at every public decision for every hand
+(:func:`lith_solver.agent_strategy.public_tree_strategy`): about 7 CPU minutes on the full
+game for a heuristic, kept in ``OUT/bot_table.npy`` for ``--resume``.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from lith_env.game import LithConfig
+from lith_solver.agent_strategy import public_tree_strategy
 from lith_solver.checkpoint import rules_json
 from lith_solver.responder import (
     POLICIES,
@@ -44,46 +52,81 @@ from tablegame.rules import parse_rules
 __all__ = ["bot_table", "main", "played_gain"]
 
 STATE_FILE = "responder_state.npz"
+TABLE_FILE = "bot_table.npy"  # an asked bot's table, kept for --resume
 DEFAULT_BUCKETS = 128
 SETTINGS = ("bot", "rule", "buckets", "traversals", "seed")  # a resumed run keeps these
+# The iterative solver's options, and their defaults (the one-round game takes none of them).
+SOLVER_DEFAULTS = {"iterations": 50_000, "traversals": 100, "check_every": 5_000, "samples": 4_000}
+SOLVER_OPTIONS = ("buckets", *SOLVER_DEFAULTS, "resume")
 
 
-def bot_table(spec: str, config: LithConfig) -> BotTable:
-    """The table of the bot ``spec`` on ``config``'s rules; ``ValueError`` naming it when it
-    has none or plays other rules."""
+def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTable:
+    """The table of the bot ``spec`` on ``config``'s rules: read from an ``abstract:`` bot's
+    file, else asked of the agent (with a progress bar), or loaded from ``out`` where an
+    earlier run kept it. ``ValueError`` naming a bot that cannot be read (a mixture drawn per
+    hand, an agent that mixes without ``action_probabilities``)."""
     from agents.abstract import AbstractAgent
 
     agent = make_agent(spec, "lith", config=config)
     abstraction = getattr(agent, "game", None)
-    if not isinstance(agent, AbstractAgent) or getattr(abstraction, "recall", None) != "hand":
-        raise ValueError(
-            f"BOT: {spec!r} has no strategy table over the hand held now; this command reads "
-            "abstract:DIR bots with recall hand (and zoo names for them)"
-        )
-    return BotTable(np.asarray(abstraction.strategy, dtype=np.float64), abstraction.bucket)
+    if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) == "hand":
+        return BotTable(np.asarray(abstraction.strategy, dtype=np.float64), abstraction.bucket)
+    kept = None if out is None else out / TABLE_FILE
+    if kept is not None and kept.is_file():
+        return BotTable.by_hand(np.load(kept), config)
+    strategy = _asked_table(agent, spec, config)
+    if kept is not None:
+        partial = kept.with_suffix(".partial.npy")
+        np.save(partial, strategy)
+        partial.replace(kept)
+    return BotTable.by_hand(strategy, config)
 
 
-def played_gain(bot: str, response: Path, rules: dict[str, Any], hands: int, seed: int):
-    """The response's gain against ``bot`` over ``hands`` duplicate hands in both seats:
-    chips/100 hands, mean and 95% interval (the exploit protocol's scoring)."""
+def _asked_table(agent: Any, spec: str, config: LithConfig) -> np.ndarray:
+    from rich.progress import Progress
+
+    from lith_solver.abstract_exchanges import PublicTree
+
+    decisions = len(PublicTree(config).decisions)
+    with Progress(transient=True) as bar:
+        job = bar.add_task(f"asking {spec} at every decision", total=decisions)
+        return public_tree_strategy(agent, config, spec, lambda n: bar.advance(job, n))
+
+
+def played_gain(
+    bot: str, response: Path, rules: dict[str, Any], hands: int, seed: int, agent: str = "response"
+):
+    """The response saved in ``response`` (played as ``agent:RESPONSE``) against ``bot`` over
+    ``hands`` duplicate hands in both seats: chips/100 hands, mean and 95% interval (the exploit
+    protocol's scoring)."""
     from training.exploiter import ExploiterSpec, evaluate_gain
 
     spec = ExploiterSpec(
         game="lith", players=2, target=bot, out=str(response), rules=rules, seed=seed
     )
-    return evaluate_gain(spec, f"response:{response}", hands)
+    return evaluate_gain(spec, f"{agent}:{response}", hands)
 
 
 def _check(args: argparse.Namespace) -> tuple[LithConfig, dict[str, Any]]:
+    """The rules, checked with the options; the solver's defaults filled in."""
     rules = {"rounds": 3, **parse_rules(args.rule, LithConfig)}
     config = heads_up_config(rules)
-    if config.rounds not in (2, 3):
-        raise ValueError(
-            "--rule rounds: this command is for games with exchanges (2 or 3); the one-round "
-            "game's exact best response is decktet exploitability"
-        )
     if config.betting != "limit":
         raise ValueError(f"--rule betting: must be limit, got {config.betting!r}")
+    if config.rounds == 1:
+        for name in SOLVER_OPTIONS:
+            if getattr(args, name) not in (None, False):
+                flag = "--" + name.replace("_", "-")
+                raise ValueError(
+                    f"{flag}: the one-round game's best response is exact, with nothing to "
+                    "iterate or resume; leave it out"
+                )
+        return config, rules
+    if args.check_every is None and args.iterations is not None:  # a short run checks once
+        args.check_every = min(SOLVER_DEFAULTS["check_every"], args.iterations)
+    for name, value in SOLVER_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
     if args.check_every > args.iterations:
         raise ValueError(
             f"--check-every: at most --iterations ({args.iterations}), got {args.check_every}"
@@ -135,25 +178,37 @@ def _saved_record(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _load_state(out: Path, solver: ResponderSolver, settings: dict) -> list[dict[str, Any]]:
+def _load_state(
+    out: Path, solver: ResponderSolver, settings: dict
+) -> tuple[list[dict[str, Any]], float]:
+    """The saved regrets and sums into ``solver``; the curve so far and the bot's reading time."""
     record = _saved_record(out, settings)
     with np.load(out / STATE_FILE) as arrays:
         solver.regrets[:] = arrays["regrets"]
         solver.sums[:] = arrays["sums"]
     solver.iterations = int(record["iterations"])
-    return list(record["curve"])
+    return list(record["curve"]), float(record.get("read_cpu_seconds", 0.0))
 
 
 def run(
-    args: argparse.Namespace, config: LithConfig, rules: dict[str, Any], table: BotTable, out: Path
+    args: argparse.Namespace,
+    config: LithConfig,
+    rules: dict[str, Any],
+    table: BotTable,
+    out: Path,
+    read_seconds: float = 0.0,
 ) -> dict[str, Any]:
-    """Solve (with a progress bar), save the response, play it; the figures."""
+    """Solve (with a progress bar), save the response, play it; the figures (``read_seconds``:
+    the CPU time the bot's table took to read, a resumed run's from its state)."""
     from rich.progress import Progress
 
     layout = ResponderLayout(config, args.buckets)
     solver = ResponderSolver(layout, table, seed=args.seed, traversals=args.traversals)
     settings = _settings(args, config)
-    curve = _load_state(out, solver, settings) if args.resume else []
+    if args.resume:
+        curve, read_seconds = _load_state(out, solver, settings)
+    else:
+        curve = []
     spent = curve[-1]["cpu_seconds"] if curve else 0.0
     with Progress(transient=True) as bar:
         job = bar.add_task("responder MCCFR", total=args.iterations, completed=solver.iterations)
@@ -168,7 +223,7 @@ def run(
                 value, half = mean_interval((first + second) / 2)
                 entry[policy] = {"computed": value, "half_width": half}
             curve.append(entry)
-            _save_state(out, solver, settings, curve)
+            _save_state(out, solver, {**settings, "read_cpu_seconds": read_seconds}, curve)
             best = max(entry["average"]["computed"], entry["current"]["computed"])
             bar.update(
                 job,
@@ -200,10 +255,43 @@ def run(
         "hands": args.hands,
         "iterations": solver.iterations,
         "solve_cpu_minutes": spent / 60,
+        "read_cpu_minutes": read_seconds / 60,
+        "agent": "response",
     }
     # The arrays are saved already (the played response was read from them): the record only.
     record = json.loads((out / "response.json").read_text())
     (out / "response.json").write_text(json.dumps({**record, "figures": figures}, indent=2) + "\n")
+    (out / "best_response.json").write_text(json.dumps(figures, indent=2) + "\n")
+    return figures
+
+
+def run_one_round(
+    args: argparse.Namespace, config: LithConfig, rules: dict[str, Any], out: Path
+) -> dict[str, Any]:
+    """The one-round game's exact best response, saved as ``solved:OUT`` and played; the
+    figures (``ValueError`` naming a bot that cannot be read)."""
+    from lith_solver.exploitability import best_response_to
+    from lith_solver.one_round import OneRoundGame
+
+    agent = make_agent(args.bot, "lith", config=config)
+    start = time.process_time()
+    exact = best_response_to(agent, OneRoundGame(config), args.bot, out)
+    seconds = time.process_time() - start
+    played = played_gain(args.bot, out, rules, args.hands, args.seed, agent="solved")
+    figures = {
+        "bot": args.bot,
+        "policy": "exact",
+        "computed": 100 * exact["exploitability"],
+        "computed_half_width": 0.0,
+        "played": played["mean"],
+        "played_low": played["low"],
+        "played_high": played["high"],
+        "hands": args.hands,
+        "iterations": 0,
+        "solve_cpu_minutes": seconds / 60,
+        "read_cpu_minutes": 0.0,
+        "agent": "solved",
+    }
     (out / "best_response.json").write_text(json.dumps(figures, indent=2) + "\n")
     return figures
 
@@ -214,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("bot", metavar="BOT", help="the bot's spec: abstract:DIR or zoo:NAME")
+    parser.add_argument("bot", metavar="BOT", help="the bot's spec: any heads-up Lith agent")
     parser.add_argument(
         "--rule",
         action="append",
@@ -232,26 +320,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--iterations",
         type=positive_int,
-        default=50_000,
-        help="MCCFR iterations (default 50,000: about 50 CPU minutes on the full game)",
+        default=None,
+        help="MCCFR iterations (default 50,000: about 60 CPU minutes on the full game)",
     )
     parser.add_argument(
         "--traversals",
         type=positive_int,
-        default=100,
-        help="sampled deals an iteration traverses in each seat",
+        default=None,
+        help="sampled deals an iteration traverses in each seat (default 100)",
     )
     parser.add_argument(
         "--check-every",
         type=positive_int,
-        default=5_000,
-        help="iterations between a computed value and a saved state",
+        default=None,
+        help="iterations between a computed value and a saved state (default 5,000, or "
+        "--iterations if fewer)",
     )
     parser.add_argument(
         "--samples",
         type=positive_int,
-        default=4_000,
-        help="sampled deals a seat for each computed value",
+        default=None,
+        help="sampled deals a seat for each computed value (default 4,000)",
     )
     parser.add_argument(
         "--hands",
@@ -276,19 +365,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config, rules = _check(args)
-        table = bot_table(args.bot, config)
+        make_agent(args.bot, "lith", config=config)  # a bad spec, before a folder is made
         out = output_folder(args.out, overwrite=args.overwrite or args.resume, resume="--resume")
         if args.resume:
             _saved_record(out, _settings(args, config))
+        elif (out / TABLE_FILE).exists():  # an overwritten run's bot is asked again
+            (out / TABLE_FILE).unlink()
+        start = time.process_time()
+        if config.rounds == 1:
+            figures = run_one_round(args, config, rules, out)
+        else:
+            table = bot_table(args.bot, config, out)
     except ValueError as error:
         parser.error(str(error))
-    figures = run(args, config, rules, table, out)
+    if config.rounds > 1:
+        figures = run(args, config, rules, table, out, time.process_time() - start)
     print(
         f"best response to {args.bot}: computed {figures['computed']:+.1f} "
         f"± {figures['computed_half_width']:.1f} chips/100 hands; played "
         f"{figures['played']:+.1f} [{figures['played_low']:+.1f}, {figures['played_high']:+.1f}] "
-        f"over {args.hands:,} duplicate hands ({figures['solve_cpu_minutes']:.1f} CPU minutes "
-        f"to solve); saved to {out}: play it as response:{out}"
+        f"over {args.hands:,} duplicate hands ({figures['read_cpu_minutes']:.1f} CPU minutes "
+        f"to read the bot, {figures['solve_cpu_minutes']:.1f} to solve); saved to {out}: "
+        f"play it as {figures['agent']}:{out}"
     )
     return 0
 
