@@ -86,13 +86,15 @@ def test_tags_table_gives_tags_choices_in_played_hands():
     assert checked > 1000
 
 
-def test_the_response_to_an_asked_heuristic_approaches_its_exact_best_response():
-    """Against ``tag`` on 56 hands, the responder with perfect recall wins at least 95% of
-    the exact best response (read of tag independently, per exact information set)."""
+@pytest.mark.parametrize("heuristic", ["caller", "rock", "tag", "bluffer"])
+def test_the_response_to_an_asked_heuristic_approaches_its_exact_best_response(heuristic):
+    """Against each heuristic on 56 hands, the responder with perfect recall wins at least 95%
+    of the exact best response (the heuristic read independently, per exact information
+    set)."""
     game = ExchangeGame(TWO)
-    agent = make_agent("tag", "lith", config=TWO)
-    exact_bot = exchange_strategy(agent, game, "tag")
-    table = BotTable.by_hand(public_tree_strategy(agent, TWO, "tag"), TWO)
+    agent = make_agent(heuristic, "lith", config=TWO)
+    exact_bot = exchange_strategy(agent, game, heuristic)
+    table = BotTable.by_hand(public_tree_strategy(agent, TWO, heuristic), TWO)
     layout = ResponderLayout(TWO, 56, recall="perfect")
     solver = ResponderSolver(layout, table, seed=3, traversals=100)
     solver.iterate(1000)
