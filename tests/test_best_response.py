@@ -7,6 +7,7 @@ with the value played through the real engine."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -124,6 +125,9 @@ def test_the_command_saves_plays_and_resumes_bit_for_bit(bot, tmp_path, capsys):
         (["BOT_DIR", *RULES, "--buckets", "0"], "--buckets"),
         (["BOT_DIR", *RULES, "--buckets", "57"], "--buckets: at most the deck's 56 hands"),
         (["BOT_DIR", *RULES, "--resume"], "--resume: no responder_state.npz"),
+        (["tag", "tag", *RULES], "BOT: a bot is given twice"),
+        (["tag", *RULES, "--ray", "--resume"], "--resume: not with --ray"),
+        (["tag", *RULES, "--ray", "x"], "--ray: ray address: local, auto"),
         (["BOT_DIR", "--rule", "rounds=3"], "abstract"),  # the bot plays other rules
     ],
 )
@@ -171,6 +175,42 @@ def test_on_one_round_the_computed_value_is_the_exact_exploitability_and_play_ho
     assert abs(figures["computed"] - 100 * exact["exploitability"]) < 1e-4  # 1e-6 a hand
     assert figures["played_low"] <= figures["computed"] <= figures["played_high"], figures
     assert figures["agent"] == "solved"
+
+
+SMALL = [*RULES, "--buckets", "20", "--traversals", "20", "--iterations", "60",
+         "--check-every", "30", "--samples", "500", "--hands", "400", "--seed", "4"]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_several_bots_each_get_a_folder_and_a_row(bot, tmp_path, capsys):
+    folder, _ = bot
+    bots = ["caller", f"abstract:{folder}"]
+    assert main([*bots, *SMALL, "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "best_responses.json").read_text())
+    assert [row["bot"] for row in rows] == bots
+    for row in rows:
+        name = re.sub(r"[^A-Za-z0-9_.=,-]+", "_", row["bot"])
+        alone = json.loads((tmp_path / name / "best_response.json").read_text())
+        assert alone == row
+    assert "best responses, chips/100 hands" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_bots_on_ray_give_the_figures_given_here(ray_cluster, bot, tmp_path, capsys):
+    folder, _ = bot
+    bots = ["caller", f"abstract:{folder}"]
+    assert main([*bots, *SMALL, "--out", str(tmp_path / "here")]) == 0
+    assert main([*bots, *SMALL, "--ray", "--out", str(tmp_path / "there")]) == 0
+    here, there = (json.loads((tmp_path / name / "best_responses.json").read_text())
+                   for name in ("here", "there"))  # fmt: skip
+    for a, b in zip(here, there, strict=True):
+        for key in ("bot", "computed", "played", "played_low", "played_high", "policy"):
+            assert a[key] == b[key], key
+    for name in (re.sub(r"[^A-Za-z0-9_.=,-]+", "_", b) for b in bots):
+        a, b = (load_response(tmp_path / where / name)[1] for where in ("here", "there"))
+        assert np.array_equal(a, b)
+        assert not (tmp_path / "there" / name / "responder_state.npz").exists()
+    capsys.readouterr()
 
 
 def test_a_resumed_run_must_keep_its_settings(bot, tmp_path, capsys):

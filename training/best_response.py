@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -302,7 +303,13 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("bot", metavar="BOT", help="the bot's spec: any heads-up Lith agent")
+    parser.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="the bot's spec, any heads-up Lith agent; several: each in a folder of --out "
+        "named after it, and a table of them",
+    )
     parser.add_argument(
         "--rule",
         action="append",
@@ -356,39 +363,126 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="go on from the state saved in --out (same bot and settings)",
     )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="respond to the bots at once as Ray tasks, a CPU each, on the cluster at ADDRESS "
+        "(auto, HOST:PORT, ray://HOST:PORT), or on a local Ray without one; the same figures, "
+        "without the state for --resume (default: one after another here)",
+    )
     return parser
+
+
+def respond_to_folder(
+    bot: str, options: dict[str, Any], out: str | Path, keep_state: bool = True
+) -> dict[str, Any]:
+    """One bot's best response, in the folder ``out`` (made and checked): the bot read, the
+    response solved (or, on one round, computed exactly), saved and played; the figures.
+    ``options``: the command's options but the bots and ``--ray``; without ``keep_state``
+    the solver's state and the bot's table (for ``--resume``) are removed at the end."""
+    args = argparse.Namespace(**{**options, "bot": bot})
+    config, rules = _check(args)
+    out = Path(out)
+    if config.rounds == 1:
+        return run_one_round(args, config, rules, out)
+    start = time.process_time()
+    table = bot_table(bot, config, out)
+    figures = run(args, config, rules, table, out, time.process_time() - start)
+    if not keep_state:
+        for name in (STATE_FILE, TABLE_FILE):
+            (out / name).unlink(missing_ok=True)
+    return figures
+
+
+def _folders(args: argparse.Namespace, config: LithConfig) -> list[Path]:
+    """Each bot's run folder, made and checked: ``--out`` itself for one bot, else a folder
+    in it named after the bot."""
+    resume = args.resume
+    if len(args.bots) == 1:
+        folders = [output_folder(args.out, overwrite=args.overwrite or resume, resume="--resume")]
+    else:
+        parent = output_folder(args.out, overwrite=args.overwrite or resume, resume="--resume")
+        folders = [
+            output_folder(str(parent / re.sub(r"[^A-Za-z0-9_.=,-]+", "_", bot)), overwrite=True)
+            for bot in args.bots
+        ]
+    for bot, folder in zip(args.bots, folders, strict=True):
+        if resume and config.rounds > 1:
+            _saved_record(
+                folder, _settings(argparse.Namespace(**{**vars(args), "bot": bot}), config)
+            )
+        elif (folder / TABLE_FILE).exists():  # an overwritten run's bot is asked again
+            (folder / TABLE_FILE).unlink()
+    return folders
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``decktet best-response``; the exit status (2: a bad option, named)."""
+    from distributed.cluster import ClusterError, parse_address
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        config, rules = _check(args)
-        make_agent(args.bot, "lith", config=config)  # a bad spec, before a folder is made
-        out = output_folder(args.out, overwrite=args.overwrite or args.resume, resume="--resume")
-        if args.resume:
-            _saved_record(out, _settings(args, config))
-        elif (out / TABLE_FILE).exists():  # an overwritten run's bot is asked again
-            (out / TABLE_FILE).unlink()
-        start = time.process_time()
-        if config.rounds == 1:
-            figures = run_one_round(args, config, rules, out)
+        config, _ = _check(args)
+        if len(set(args.bots)) < len(args.bots):
+            raise ValueError("BOT: a bot is given twice")
+        for bot in args.bots:  # a bad spec, before a folder is made
+            make_agent(bot, "lith", config=config)
+        if args.ray is not None and args.resume:
+            raise ValueError(
+                "--resume: not with --ray (a Ray task solves in a scratch folder of its worker "
+                "and keeps no state; resume here instead)"
+            )
+        address = parse_address(args.ray) if args.ray is not None else None
+        folders = _folders(args, config)
+        options = {k: v for k, v in vars(args).items() if k not in ("bots", "ray")}
+        if args.ray is not None:
+            from training.on_ray import best_responses_on_ray
+
+            jobs = list(zip(args.bots, map(str, folders), strict=True))
+            results = best_responses_on_ray(jobs, respond_to_folder, options, address)
         else:
-            table = bot_table(args.bot, config, out)
+            results = [
+                respond_to_folder(bot, options, folder)
+                for bot, folder in zip(args.bots, folders, strict=True)
+            ]
+    except ClusterError as error:
+        parser.error(f"--ray: {error}")
     except ValueError as error:
         parser.error(str(error))
-    if config.rounds > 1:
-        figures = run(args, config, rules, table, out, time.process_time() - start)
-    print(
-        f"best response to {args.bot}: computed {figures['computed']:+.1f} "
-        f"± {figures['computed_half_width']:.1f} chips/100 hands; played "
-        f"{figures['played']:+.1f} [{figures['played_low']:+.1f}, {figures['played_high']:+.1f}] "
-        f"over {args.hands:,} duplicate hands ({figures['read_cpu_minutes']:.1f} CPU minutes "
-        f"to read the bot, {figures['solve_cpu_minutes']:.1f} to solve); saved to {out}: "
-        f"play it as {figures['agent']}:{out}"
-    )
+    for figures, folder in zip(results, folders, strict=True):
+        print(
+            f"best response to {figures['bot']}: computed {figures['computed']:+.1f} "
+            f"± {figures['computed_half_width']:.1f} chips/100 hands; played "
+            f"{figures['played']:+.1f} [{figures['played_low']:+.1f}, "
+            f"{figures['played_high']:+.1f}] over {figures['hands']:,} duplicate hands "
+            f"({figures['read_cpu_minutes']:.1f} CPU minutes to read the bot, "
+            f"{figures['solve_cpu_minutes']:.1f} to solve); saved to {folder}: play it as "
+            f"{figures['agent']}:{folder}"
+        )
+    if len(results) > 1:
+        (Path(args.out) / "best_responses.json").write_text(json.dumps(results, indent=2) + "\n")
+        _print_table(results)
     return 0
+
+
+def _print_table(results: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="best responses, chips/100 hands")
+    for name in ("bot", "computed", "played", "CPU minutes (read + solve)"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for f in results:
+        table.add_row(
+            f["bot"],
+            f"{f['computed']:+.1f} ± {f['computed_half_width']:.1f}",
+            f"{f['played']:+.1f} [{f['played_low']:+.1f}, {f['played_high']:+.1f}]",
+            f"{f['read_cpu_minutes']:.1f} + {f['solve_cpu_minutes']:.1f}",
+        )
+    Console().print(table)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Exploiters as Ray tasks: one task (one CPU) per target and seed.
+"""Exploiters, and best responses, as Ray tasks: one task (one CPU) per target and seed, or
+per bot.
 
 The target's model files travel with the task (``distributed.files``); the worker trains in a
 scratch folder laid out like this one and sends the exploiter's folder back, which is
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from distributed.files import Shipment, unpack_into
 from distributed.tasks import in_scratch, map_tasks, relative_out
 from training.exploiter import ExploiterSpec, train_exploiter
 
-__all__ = ["run_exploiters_on_ray"]
+__all__ = ["best_responses_on_ray", "run_exploiters_on_ray"]
 
 
 def run_exploiters_on_ray(specs: list[ExploiterSpec], address: str | None) -> list[dict[str, Any]]:
@@ -50,3 +52,39 @@ def _train(spec: ExploiterSpec, shipment: Shipment, out: str) -> tuple[bytes, di
     target, *others = shipment.local_specs()
     local = dataclasses.replace(spec, target=target, others=tuple(others), out=out)
     return in_scratch(out, train_exploiter, local, lambda _: None)
+
+
+def best_responses_on_ray(
+    jobs: list[tuple[str, str]],
+    respond: Callable[..., dict[str, Any]],
+    options: dict[str, Any],
+    address: str | None,
+) -> list[dict[str, Any]]:
+    """``respond(bot, options, out, keep_state=False)`` (``decktet best-response``'s
+    ``respond_to_folder``) for every ``(bot, out)`` of ``jobs``, each a task on the Ray cluster
+    at ``address`` (None: a local Ray); their figures, in order. The response folders come
+    back without the solver's state (3 GB for an asked bot)."""
+    connect(address)
+    pieces = [(Shipment((bot,), "lith"), respond, options, relative_out(out)) for bot, out in jobs]
+    results: list[dict[str, Any]] = [{} for _ in jobs]
+
+    def arrived(i: int, answer: tuple[bytes, dict[str, Any]]) -> None:
+        packed, figures = answer
+        unpack_into(packed, Path(jobs[i][1]).parent)
+        results[i] = {**figures, "bot": jobs[i][0]}  # named as here, not as the worker saw it
+
+    map_tasks(_respond, pieces, num_cpus=1, description="best responses (ray)", on_result=arrived)
+    return results
+
+
+def _respond(
+    shipment: Shipment, respond: Callable[..., dict[str, Any]], options: dict[str, Any], out: str
+) -> tuple[bytes, dict[str, Any]]:
+    """A task: one bot's best response, in a scratch folder; its folder packed, its figures."""
+    (bot,) = shipment.local_specs()
+
+    def made_and_respond() -> dict[str, Any]:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        return respond(bot, options, out, keep_state=False)
+
+    return in_scratch(out, made_and_respond)
