@@ -195,24 +195,6 @@ def test_several_bots_each_get_a_folder_and_a_row(bot, tmp_path, capsys):
     assert "best responses, chips/100 hands" in capsys.readouterr().out
 
 
-@pytest.mark.slow
-def test_bots_on_ray_give_the_figures_given_here(ray_cluster, bot, tmp_path, capsys):
-    folder, _ = bot
-    bots = ["caller", f"abstract:{folder}"]
-    assert main([*bots, *SMALL, "--out", str(tmp_path / "here")]) == 0
-    assert main([*bots, *SMALL, "--ray", "--out", str(tmp_path / "there")]) == 0
-    here, there = (json.loads((tmp_path / name / "best_responses.json").read_text())
-                   for name in ("here", "there"))  # fmt: skip
-    for a, b in zip(here, there, strict=True):
-        for key in ("bot", "computed", "played", "played_low", "played_high", "policy"):
-            assert a[key] == b[key], key
-    for name in (re.sub(r"[^A-Za-z0-9_.=,-]+", "_", b) for b in bots):
-        a, b = (load_response(tmp_path / where / name)[1] for where in ("here", "there"))
-        assert np.array_equal(a, b)
-        assert not (tmp_path / "there" / name / "responder_state.npz").exists()
-    capsys.readouterr()
-
-
 def test_a_resumed_run_must_keep_its_settings(bot, tmp_path, capsys):
     folder, _ = bot
     common = [f"abstract:{folder}", *RULES, "--traversals", "5", "--check-every", "5",

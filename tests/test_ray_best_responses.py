@@ -1,0 +1,49 @@
+"""Several bots' best responses at once (``decktet best-response BOT BOT --ray``): the same
+figures and strategies as one after another here."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from lith_env.game import LithConfig
+from lith_solver import abstract_exchanges as ax
+from lith_solver.responder import load_response
+from training.best_response import main
+
+CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
+TINY = LithConfig(rounds=2, cards=CARDS, max_raises=0)
+SMALL = ["--rule", "rounds=2", "--rule", "cards=" + ",".join(map(str, CARDS)),
+         "--rule", "max_raises=0", "--buckets", "20", "--traversals", "20", "--iterations",
+         "60", "--check-every", "30", "--samples", "500", "--hands", "400",
+         "--seed", "4"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory):
+    solver = ax.ExchangeAbstractSolver(TINY, 4, seed=2, traversals=100)
+    solver.iterate(100)
+    folder = tmp_path_factory.mktemp("bot")
+    ax.save_exchange_abstract(folder, solver, {})
+    return folder, solver
+
+
+@pytest.mark.slow
+def test_bots_on_ray_give_the_figures_given_here(ray_cluster, bot, tmp_path, capsys):
+    folder, _ = bot
+    bots = ["caller", f"abstract:{folder}"]
+    assert main([*bots, *SMALL, "--out", str(tmp_path / "here")]) == 0
+    assert main([*bots, *SMALL, "--ray", "--out", str(tmp_path / "there")]) == 0
+    here, there = (json.loads((tmp_path / name / "best_responses.json").read_text())
+                   for name in ("here", "there"))  # fmt: skip
+    for a, b in zip(here, there, strict=True):
+        for key in ("bot", "computed", "played", "played_low", "played_high", "policy"):
+            assert a[key] == b[key], key
+    for name in (re.sub(r"[^A-Za-z0-9_.=,-]+", "_", b) for b in bots):
+        a, b = (load_response(tmp_path / where / name)[1] for where in ("here", "there"))
+        assert np.array_equal(a, b)
+        assert not (tmp_path / "there" / name / "responder_state.npz").exists()
+    capsys.readouterr()
