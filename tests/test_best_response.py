@@ -12,9 +12,8 @@ import re
 import numpy as np
 import pytest
 
-from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
-from lith_solver.exchanges import ExchangeGame, best_response_value
+from lith_solver.exchanges import ExchangeGame
 from lith_solver.responder import (
     BotTable,
     ResponderLayout,
@@ -25,22 +24,21 @@ from lith_solver.responder import (
     save_response,
 )
 from lith_solver.response_calibration import exact_response_value
+from tests.responder_helpers import (
+    CARDS,
+    RULES,
+    TINY,
+    assert_near_the_exact_best_response,
+    saved_abstract_bot,
+)
 from training.best_response import main, played_gain
-
-CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
-TINY = LithConfig(rounds=2, cards=CARDS, max_raises=0)
-RULES = ["--rule", "rounds=2", "--rule", "cards=" + ",".join(map(str, CARDS)),
-         "--rule", "max_raises=0"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def bot(tmp_path_factory):
-    """A weak abstract bot (4 buckets, few iterations), saved: (folder, solver)."""
-    solver = ax.ExchangeAbstractSolver(TINY, 4, seed=2, traversals=100)
-    solver.iterate(100)
+    """A weak abstract bot, saved: (folder, solver)."""
     folder = tmp_path_factory.mktemp("bot")
-    ax.save_exchange_abstract(folder, solver, {})
-    return folder, solver
+    return folder, saved_abstract_bot(folder)
 
 
 @pytest.fixture(scope="module")
@@ -52,20 +50,15 @@ def table_of(solver) -> BotTable:
     return BotTable(solver.average_strategy(), solver.bucket)
 
 
+@pytest.mark.slow
 def test_with_perfect_recall_the_response_approaches_the_exact_best_response(bot, game):
     _, bot_solver = bot
     table = table_of(bot_solver)
     exact_bot = ax.exact_game_strategy(bot_solver, game, bot_solver.average_strategy())
-    layout = ResponderLayout(TINY, 56, recall="perfect")
-    solver = ResponderSolver(layout, table, seed=3, traversals=100)
-    solver.iterate(1000)
-    for p in range(2):
-        best = best_response_value(game, exact_bot, p)[0]
-        found = exact_response_value(game, layout, table, solver.average_strategy(), p)
-        assert found <= best + 1e-9  # nothing beats a best response
-        assert found >= 0.95 * best, (p, found, best)
+    assert_near_the_exact_best_response(game, exact_bot, table)
 
 
+@pytest.mark.slow
 def test_the_sampled_value_is_the_exact_value(bot, game):
     _, bot_solver = bot
     table = table_of(bot_solver)
@@ -80,6 +73,7 @@ def test_the_sampled_value_is_the_exact_value(bot, game):
         assert abs(mean - exact) < 1.5 * half, (p, mean, half, exact)
 
 
+@pytest.mark.slow
 def test_the_played_response_wins_its_exact_value(bot, game, tmp_path):
     folder, bot_solver = bot
     table = table_of(bot_solver)
@@ -95,6 +89,7 @@ def test_the_played_response_wins_its_exact_value(bot, game, tmp_path):
     assert played["low"] <= exact <= played["high"], (played, exact)
 
 
+@pytest.mark.slow
 def test_the_command_saves_plays_and_resumes_bit_for_bit(bot, tmp_path, capsys):
     folder, _ = bot
     common = [f"abstract:{folder}", *RULES, "--buckets", "20", "--traversals", "20",
@@ -141,6 +136,7 @@ def test_bad_input_exits_2_naming_it(bot, tmp_path, capsys, argv, message):
     assert message in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_any_agent_is_asked_once_and_its_table_kept_for_resume(tmp_path, capsys):
     common = ["tag", *RULES, "--buckets", "20", "--traversals", "20", "--check-every", "50",
               "--samples", "2000", "--hands", "2000", "--seed", "3",
@@ -158,6 +154,7 @@ def test_any_agent_is_asked_once_and_its_table_kept_for_resume(tmp_path, capsys)
     capsys.readouterr()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", ["caller", "tag"])
 def test_on_one_round_the_computed_value_is_the_exact_exploitability_and_play_holds_it(
     bot, tmp_path

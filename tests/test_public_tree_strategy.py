@@ -14,16 +14,16 @@ from lith_env.encoding import keep_id
 from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
 from lith_solver.agent_strategy import exchange_strategy, public_tree_strategy
-from lith_solver.exchanges import ExchangeGame, best_response_value
-from lith_solver.responder import BotTable, ResponderLayout, ResponderSolver
-from lith_solver.response_calibration import exact_response_value
+from lith_solver.exchanges import ExchangeGame
+from lith_solver.responder import BotTable, ResponderLayout
 from tablegame.registry import make_agent
+from tests.responder_helpers import CARDS, TINY, assert_near_the_exact_best_response
 
-CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
-TWO = LithConfig(rounds=2, cards=CARDS, max_raises=0)
+TWO = TINY
 THREE = LithConfig(rounds=3, cards=CARDS, max_raises=0)  # two exchanges: every course
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", [TWO, THREE], ids=["rounds=2", "rounds=3"])
 def test_an_abstract_bots_table_read_by_asking_it_is_its_files(config, tmp_path):
     solver = ax.ExchangeAbstractSolver(config, 4, seed=2, traversals=50)
@@ -58,6 +58,7 @@ def _played_decisions(config: LithConfig, hands: int, seed: int):
         engine.step(actions, tables=live)
 
 
+@pytest.mark.slow
 def test_tags_table_gives_tags_choices_in_played_hands():
     """Betting, and exchanges before the agent's own second discard, hang only on the hand
     held now and the public course: the table gives the agent's choice there exactly."""
@@ -86,6 +87,7 @@ def test_tags_table_gives_tags_choices_in_played_hands():
     assert checked > 1000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heuristic", ["caller", "rock", "tag", "bluffer"])
 def test_the_response_to_an_asked_heuristic_approaches_its_exact_best_response(heuristic):
     """Against each heuristic on 56 hands, the responder with perfect recall wins at least 95%
@@ -95,14 +97,7 @@ def test_the_response_to_an_asked_heuristic_approaches_its_exact_best_response(h
     agent = make_agent(heuristic, "lith", config=TWO)
     exact_bot = exchange_strategy(agent, game, heuristic)
     table = BotTable.by_hand(public_tree_strategy(agent, TWO, heuristic), TWO)
-    layout = ResponderLayout(TWO, 56, recall="perfect")
-    solver = ResponderSolver(layout, table, seed=3, traversals=100)
-    solver.iterate(1000)
-    for p in range(2):
-        best = best_response_value(game, exact_bot, p)[0]
-        found = exact_response_value(game, layout, table, solver.average_strategy(), p)
-        assert found <= best + 1e-9
-        assert found >= 0.95 * best, (p, found, best)
+    assert_near_the_exact_best_response(game, exact_bot, table)
 
 
 def test_a_mixture_drawn_per_hand_is_refused_naming_why(tmp_path):

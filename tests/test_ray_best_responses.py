@@ -9,26 +9,18 @@ import re
 import numpy as np
 import pytest
 
-from lith_env.game import LithConfig
-from lith_solver import abstract_exchanges as ax
 from lith_solver.responder import load_response
+from tests.responder_helpers import RULES, saved_abstract_bot
 from training.best_response import main
 
-CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
-TINY = LithConfig(rounds=2, cards=CARDS, max_raises=0)
-SMALL = ["--rule", "rounds=2", "--rule", "cards=" + ",".join(map(str, CARDS)),
-         "--rule", "max_raises=0", "--buckets", "20", "--traversals", "20", "--iterations",
-         "60", "--check-every", "30", "--samples", "500", "--hands", "400",
-         "--seed", "4"]  # fmt: skip
+SMALL = [*RULES, "--buckets", "20", "--traversals", "20", "--iterations", "60",
+         "--check-every", "30", "--samples", "500", "--hands", "400", "--seed", "4"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def bot(tmp_path_factory):
-    solver = ax.ExchangeAbstractSolver(TINY, 4, seed=2, traversals=100)
-    solver.iterate(100)
     folder = tmp_path_factory.mktemp("bot")
-    ax.save_exchange_abstract(folder, solver, {})
-    return folder, solver
+    return folder, saved_abstract_bot(folder)
 
 
 @pytest.mark.slow
