@@ -72,6 +72,7 @@ __all__ = [
     "save_response",
 ]
 
+PRUNE_AFTER = 100  # iterations walked in full before pruning starts
 RANKS = 13  # card ranks, Excuse 0 to Crown 12: what the responder recalls of a swap
 RECALLS = ("swap", "perfect")
 POLICIES = ("average", "current")
@@ -199,13 +200,15 @@ def latest_gift(patterns: tuple[str, ...], deal_key: tuple[int, ...]) -> int:
 def _respond(
     node, p, hands, order, top, pending, rank, history, reach, kind, player, width, child,
     decision, paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
-    card_rank, offset, recall, exchange, regrets, sums, average, learn, weight,
+    card_rank, offset, recall, exchange, regrets, sums, average, learn, weight, prune,
 ):  # fmt: skip  # pragma: no cover - compiled
     """The value to the responder (position ``p``) of ``node``. ``rank``: that of the card it
     gave in the latest swap; ``history``: its private history's number (recall "perfect"),
     else -1. With ``learn``, regret matching plays and both tables are
     updated (times ``weight``, the average's also times the responder's ``reach``); without,
-    it plays ``average`` (normalised rows)."""
+    it plays ``average`` (normalised rows). While learning, an action regret matching does not
+    play whose regret is below ``prune`` is not walked (its regret waits for a traversal
+    that walks it): the node's value is unchanged, as the action's weight is zero."""
     k = kind[node]
     if k == FOLD:
         return -paid[node, p] if player[node] == p else paid[node, 1 - p]
@@ -243,7 +246,7 @@ def _respond(
         first, last = 0, n
     values = np.zeros(n)
     for a in range(first, last):
-        if q == p and not learn and sigma[a] == 0.0:
+        if q == p and sigma[a] == 0.0 and (not learn or regrets[i, 0, a] < prune):
             continue
         next_hands, next_top, next_pending, next_rank = hands, top, pending, rank
         next_history = history
@@ -263,7 +266,7 @@ def _respond(
             child[node, a], p, next_hands, order, next_top, next_pending, next_rank,
             next_history, next_reach, kind, player, width, child,
             decision, paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
-            card_rank, offset, recall, exchange, regrets, sums, average, learn, weight,
+            card_rank, offset, recall, exchange, regrets, sums, average, learn, weight, prune,
         )  # fmt: skip
         if q != p:
             return values[a]
@@ -272,7 +275,8 @@ def _respond(
         v += sigma[a] * values[a]
     if learn:
         for a in range(n):
-            regrets[i, 0, a] += weight * (values[a] - v)
+            if sigma[a] > 0.0 or regrets[i, 0, a] >= prune:
+                regrets[i, 0, a] += weight * (values[a] - v)
     return v
 
 
@@ -289,10 +293,12 @@ def _deal(order, hands):  # pragma: no cover - compiled
 def _iterations(
     first, count, traversals, seed, deck, kind, player, width, child, decision, paid,
     position, strengths, bot_strategy, bot_row, bucket, hand_id, card_rank, offset, recall,
-    exchange, perfect, regrets, sums,
+    exchange, perfect, regrets, sums, prune,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Iterations ``first`` to ``first + count - 1``, each seeded from (``seed``, its number):
-    the responder traverses ``traversals`` sampled deals in each position."""
+    the responder traverses ``traversals`` sampled deals in each position. With ``prune`` > 0,
+    past ``PRUNE_AFTER`` iterations, 95% of traversals skip the actions whose regret is below
+    ``-prune * t`` (about ``prune`` chips an iteration behind)."""
     hands = np.empty((2, 3), dtype=np.int64)
     size = deck.shape[0]
     for t in range(first, first + count):
@@ -302,10 +308,14 @@ def _iterations(
                 order = np.random.permutation(deck)  # noqa: NPY002 (numba)
                 _deal(order, hands)
                 history = hand_id[hand_index(hands[p], position, size)] if perfect else -1
+                below = -np.inf
+                # Drawn only when pruning, so that a run without it keeps its random stream.
+                if prune > 0.0 and t > PRUNE_AFTER and np.random.random() < 0.95:  # noqa: NPY002
+                    below = -prune * t * t / 2  # linear weighting: a steady lag of prune
                 _respond(
                     0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision,
                     paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
-                    card_rank, offset, recall, exchange, regrets, sums, sums, True, float(t),
+                    card_rank, offset, recall, exchange, regrets, sums, sums, True, float(t), below,
                 )  # fmt: skip
 
 
@@ -328,7 +338,7 @@ def _values(
         out[s] = _respond(
             0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision, paid,
             position, deck.shape[0], strengths, bot_strategy, bot_row, bucket, hand_id,
-            card_rank, offset, recall, exchange, empty, average, average, False, 0.0,
+            card_rank, offset, recall, exchange, empty, average, average, False, 0.0, -np.inf,
         )  # fmt: skip
     return out
 
@@ -338,8 +348,17 @@ class ResponderSolver:
     against one frozen bot (:class:`BotTable`)."""
 
     def __init__(
-        self, layout: ResponderLayout, bot: BotTable, seed: int = 0, traversals: int = 100
+        self,
+        layout: ResponderLayout,
+        bot: BotTable,
+        seed: int = 0,
+        traversals: int = 100,
+        prune: float = 0.0,
     ) -> None:
+        """``prune``: chips an iteration an action must lag behind to be skipped in most
+        traversals (0: every action walked)."""
+        if isinstance(prune, bool) or not isinstance(prune, int | float) or not prune >= 0:
+            raise ValueError(f"prune: must be a number of chips >= 0, got {prune!r}")
         decisions = len(layout.tree.decisions)
         if bot.strategy.ndim != 3 or bot.strategy.shape[0] != decisions:
             raise ValueError(
@@ -349,6 +368,7 @@ class ResponderSolver:
         if bot.row.shape != layout.bucket.shape:
             raise ValueError("bot: its rows are not indexed by this deck's hands")
         self.layout, self.bot, self.seed, self.traversals = layout, bot, seed, traversals
+        self.prune = float(prune)
         self.regrets = np.zeros((layout.rows, 1, WIDTH))
         self.sums = np.zeros((layout.rows, WIDTH))
         self.iterations = 0
@@ -368,7 +388,7 @@ class ResponderSolver:
             return
         _iterations(
             self.iterations + 1, count, self.traversals, self.seed, self.layout.deck,
-            *self._shared(), self.regrets, self.sums,
+            *self._shared(), self.regrets, self.sums, self.prune,
         )  # fmt: skip
         self.iterations += count
 

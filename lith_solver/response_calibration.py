@@ -81,7 +81,9 @@ def exact_response_value(
     return value if p == 0 else -value
 
 
-def calibrate(name: str, config: LithConfig, iterations: int) -> list[dict[str, Any]]:
+def calibrate(
+    name: str, config: LithConfig, iterations: int, prune: float = 0.0
+) -> list[dict[str, Any]]:
     """One game's rows: each recall's and policy's exact share of the best response, by
     position."""
     bot = ax.ExchangeAbstractSolver(config, 10, seed=1, traversals=100)
@@ -95,7 +97,7 @@ def calibrate(name: str, config: LithConfig, iterations: int) -> list[dict[str, 
     # exchange on 9 cards that is 52 GB, so three rounds are calibrated with recall swap only.
     for recall in ("swap", "perfect") if config.rounds == 2 else ("swap",):
         layout = ResponderLayout(config, math.comb(len(config.deck), 3), recall=recall)
-        solver = ResponderSolver(layout, table, seed=1, traversals=100)
+        solver = ResponderSolver(layout, table, seed=1, traversals=100, prune=prune)
         start = time.process_time()
         solver.iterate(iterations)
         seconds = time.process_time() - start
@@ -104,6 +106,7 @@ def calibrate(name: str, config: LithConfig, iterations: int) -> list[dict[str, 
                      for p in range(2)]  # fmt: skip
             rows.append({
                 "game": name, "recall": recall, "policy": policy, "iterations": iterations,
+                "prune": prune,
                 "cpu_seconds": round(seconds, 1), "best": best, "found": found,
                 "share": [f / b for f, b in zip(found, best, strict=True)],
             })  # fmt: skip
@@ -116,12 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--game", choices=list(GAMES), action="append", default=None,
                         help="a game to calibrate (default: both)")  # fmt: skip
+    parser.add_argument("--prune", type=float, default=0.0,
+                        help="skip actions this many chips an iteration behind (default 0: "
+                        "walk every action)")  # fmt: skip
     parser.add_argument("--out", default=None, help="a JSON file for the rows")
     args = parser.parse_args(argv)
     if args.iterations < 1:
         parser.error(f"--iterations: must be a positive integer, got {args.iterations}")
+    if not args.prune >= 0:
+        parser.error(f"--prune: must be at least 0, got {args.prune}")
     names = args.game or list(GAMES)
-    rows = [row for name in names for row in calibrate(name, GAMES[name], args.iterations)]
+    rows = [
+        row for name in names for row in calibrate(name, GAMES[name], args.iterations, args.prune)
+    ]
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=2) + "\n")
     return 0

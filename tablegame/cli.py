@@ -13,6 +13,7 @@ __all__ = [
     "check_unused",
     "duplicate_hands",
     "int_at_least",
+    "non_negative_float",
     "output_file",
     "output_folder",
     "parse_seeds",
@@ -63,6 +64,17 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not value > 0 or not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value >= 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a number, zero or more, got {text!r}")
     return value
 
 

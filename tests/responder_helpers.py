@@ -28,12 +28,13 @@ def saved_abstract_bot(folder: Path, config: LithConfig = TINY) -> ax.ExchangeAb
 
 
 def assert_near_the_exact_best_response(
-    game: ExchangeGame, exact_bot: Any, table: BotTable, share: float = 0.95
+    game: ExchangeGame, exact_bot: Any, table: BotTable, share: float = 0.95, prune: float = 0.0
 ) -> None:
-    """A perfect-recall responder against ``table``, after 1,000 iterations, wins at least
-    ``share`` of the exact best response to ``exact_bot`` in each position, and never more."""
+    """A perfect-recall responder against ``table`` (pruning at ``prune``), after 1,000
+    iterations, wins at least ``share`` of the exact best response to ``exact_bot`` in each
+    position, and never more."""
     layout = ResponderLayout(game.config, math.comb(len(game.deck), 3), recall="perfect")
-    solver = ResponderSolver(layout, table, seed=3, traversals=100)
+    solver = ResponderSolver(layout, table, seed=3, traversals=100, prune=prune)
     solver.iterate(1000)
     for p in range(2):
         best = best_response_value(game, exact_bot, p)[0]

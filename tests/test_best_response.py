@@ -59,6 +59,15 @@ def test_with_perfect_recall_the_response_approaches_the_exact_best_response(bot
 
 
 @pytest.mark.slow
+def test_pruning_lagging_actions_keeps_the_response_near_the_exact_best_response(bot, game):
+    _, bot_solver = bot
+    exact_bot = ax.exact_game_strategy(bot_solver, game, bot_solver.average_strategy())
+    assert_near_the_exact_best_response(game, exact_bot, table_of(bot_solver), prune=0.1)
+    with pytest.raises(ValueError, match="prune: must be a number of chips >= 0"):
+        ResponderSolver(ResponderLayout(TINY, 20), table_of(bot_solver), prune=-1)
+
+
+@pytest.mark.slow
 def test_the_sampled_value_is_the_exact_value(bot, game):
     _, bot_solver = bot
     table = table_of(bot_solver)
@@ -121,6 +130,9 @@ def test_the_command_saves_plays_and_resumes_bit_for_bit(bot, tmp_path, capsys):
         (["BOT_DIR", *RULES, "--buckets", "57"], "--buckets: at most the deck's 56 hands"),
         (["BOT_DIR", *RULES, "--resume"], "--resume: no responder_state.npz"),
         (["tag", "tag", *RULES], "BOT: a bot is given twice"),
+        (["tag", *RULES, "--prune", "-1"], "--prune: must be a number, zero or more"),
+        (["tag", *RULES, "--prune", "nan"], "--prune: must be a number, zero or more"),
+        (["tag", "--rule", "rounds=1", "--prune", "1"], "--prune: the one-round game's"),
         (["tag", *RULES, "--ray", "--resume"], "--resume: not with --ray"),
         (["tag", *RULES, "--ray", "x"], "--ray: ray address: local, auto"),
         (["BOT_DIR", "--rule", "rounds=3"], "abstract"),  # the bot plays other rules

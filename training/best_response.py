@@ -46,7 +46,13 @@ from lith_solver.responder import (
     save_response,
 )
 from lith_solver.solving import heads_up_config
-from tablegame.cli import duplicate_hands, output_folder, positive_int, seed_value
+from tablegame.cli import (
+    duplicate_hands,
+    non_negative_float,
+    output_folder,
+    positive_int,
+    seed_value,
+)
 from tablegame.registry import make_agent
 from tablegame.rules import parse_rules
 
@@ -55,9 +61,15 @@ __all__ = ["bot_table", "main", "played_gain"]
 STATE_FILE = "responder_state.npz"
 TABLE_FILE = "bot_table.npy"  # an asked bot's table, kept for --resume
 DEFAULT_BUCKETS = 128
-SETTINGS = ("bot", "rule", "buckets", "traversals", "seed")  # a resumed run keeps these
+SETTINGS = ("bot", "rule", "buckets", "traversals", "seed", "prune")  # a resumed run keeps these
 # The iterative solver's options, and their defaults (the one-round game takes none of them).
-SOLVER_DEFAULTS = {"iterations": 50_000, "traversals": 100, "check_every": 5_000, "samples": 4_000}
+SOLVER_DEFAULTS = {
+    "iterations": 50_000,
+    "traversals": 100,
+    "check_every": 5_000,
+    "samples": 4_000,
+    "prune": 0.0,
+}
 SOLVER_OPTIONS = ("buckets", *SOLVER_DEFAULTS, "resume")
 
 
@@ -147,6 +159,7 @@ def _settings(args: argparse.Namespace, config: LithConfig) -> dict[str, Any]:
         "buckets": args.buckets,
         "traversals": args.traversals,
         "seed": args.seed,
+        "prune": args.prune,
     }
 
 
@@ -170,6 +183,7 @@ def _saved_record(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"--resume: no {STATE_FILE} in {str(out)!r} to go on from")
     with np.load(path) as arrays:
         record = json.loads(str(arrays["record"]))
+    record.setdefault("prune", 0.0)  # a run from before --prune did not prune
     for name in SETTINGS:
         if record[name] != settings[name]:
             flag = "BOT" if name == "bot" else f"--{name}"
@@ -204,7 +218,9 @@ def run(
     from rich.progress import Progress
 
     layout = ResponderLayout(config, args.buckets)
-    solver = ResponderSolver(layout, table, seed=args.seed, traversals=args.traversals)
+    solver = ResponderSolver(
+        layout, table, seed=args.seed, traversals=args.traversals, prune=args.prune
+    )
     settings = _settings(args, config)
     if args.resume:
         curve, read_seconds = _load_state(out, solver, settings)
@@ -354,6 +370,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=duplicate_hands,
         default=20_000,
         help="duplicate hands the response plays against the bot",
+    )
+    parser.add_argument(
+        "--prune",
+        type=non_negative_float,
+        default=None,
+        metavar="CHIPS",
+        help="past the first iterations, skip in 95%% of traversals the responder's actions "
+        "that lag this many chips an iteration behind (default 0: walk every action)",
     )
     parser.add_argument("--seed", type=seed_value, default=0, help="the sampling's seed")
     parser.add_argument("--out", required=True, help="output folder")
