@@ -283,6 +283,7 @@ class _TreeWalk:
         self.progress = progress
 
     def visit(self, node: int, engine: BatchedLith) -> None:
+        """Walk the subtree of ``node``, ``engine``'s tables standing there."""
         tree = self.tree
         kind, key = tree.kind[node], tree.keys[node]
         if kind in (FOLD, SHOWDOWN):
@@ -321,6 +322,7 @@ class _TreeWalk:
             self.visit(child, moved)
 
     def ask(self, node: int, engine: BatchedLith) -> None:
+        """The agent's probabilities at ``node`` for every hand, into ``out``."""
         tree = self.tree
         key, seat = tree.keys[node], _SEATS[self.position]
         if not (engine.current == seat).all():
