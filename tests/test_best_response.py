@@ -160,6 +160,11 @@ def test_any_agent_is_asked_once_and_its_table_kept_for_resume(tmp_path, capsys)
     assert kept.stat().st_mtime_ns == stamp  # read from the run, not asked again
     figures = json.loads((tmp_path / "best_response.json").read_text())
     assert figures["bot"] == "tag" and figures["read_cpu_minutes"] > 0
+    np.save(kept, np.zeros((3, 4, 4), dtype=np.float32))  # not this game's table
+    with pytest.raises(SystemExit) as exit_:
+        main([*common, "--iterations", "150", "--resume"])
+    assert exit_.value.code == 2
+    assert "bot_table.npy' holds a table of shape (3, 4, 4)" in capsys.readouterr().err
     # the table stands for tag exactly on one exchange: played and computed agree
     half = figures["computed_half_width"] + (figures["played_high"] - figures["played"])
     assert abs(figures["played"] - figures["computed"]) < 1.5 * half, figures

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from lith_env.game import LithConfig
+from lith_solver.abstract_exchanges import PublicTree
 from lith_solver.agent_strategy import public_tree_strategy
 from lith_solver.checkpoint import rules_json
 from lith_solver.responder import (
@@ -56,7 +57,7 @@ from tablegame.cli import (
 from tablegame.registry import make_agent
 from tablegame.rules import parse_rules
 
-__all__ = ["bot_table", "main", "played_gain"]
+__all__ = ["bot_table", "main", "played_gain", "respond_to_folder"]
 
 STATE_FILE = "responder_state.npz"
 TABLE_FILE = "bot_table.npy"  # an asked bot's table, kept for --resume
@@ -86,7 +87,14 @@ def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTabl
         return BotTable(np.asarray(abstraction.strategy, dtype=np.float64), abstraction.bucket)
     kept = None if out is None else out / TABLE_FILE
     if kept is not None and kept.is_file():
-        return BotTable.by_hand(np.load(kept), config)
+        strategy = np.load(kept)
+        expected = (len(PublicTree(config).decisions), math.comb(len(config.deck), 3), 4)
+        if strategy.shape != expected:
+            raise ValueError(
+                f"--resume: {str(kept)!r} holds a table of shape {strategy.shape}, not "
+                f"{expected} for these rules; remove it to ask the bot again"
+            )
+        return BotTable.by_hand(strategy, config)
     strategy = _asked_table(agent, spec, config)
     if kept is not None:
         partial = kept.with_suffix(".partial.npy")
@@ -97,8 +105,6 @@ def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTabl
 
 def _asked_table(agent: Any, spec: str, config: LithConfig) -> np.ndarray:
     from rich.progress import Progress
-
-    from lith_solver.abstract_exchanges import PublicTree
 
     decisions = len(PublicTree(config).decisions)
     with Progress(transient=True) as bar:
