@@ -38,4 +38,11 @@ def test_bots_on_ray_give_the_figures_given_here(ray_cluster, bot, tmp_path, cap
         a, b = (load_response(tmp_path / where / name)[1] for where in ("here", "there"))
         assert np.array_equal(a, b)
         assert not (tmp_path / "there" / name / "responder_state.npz").exists()
+    for row in there:  # each folder names its bot as here, not by the worker's copy
+        name = re.sub(r"[^A-Za-z0-9_.=,-]+", "_", row["bot"])
+        assert json.loads((tmp_path / "there" / name / "best_response.json").read_text()) == row
+        assert (
+            json.loads((tmp_path / "there" / name / "response.json").read_text())["bot"]
+            == row["bot"]
+        )
     capsys.readouterr()

@@ -70,8 +70,14 @@ def best_responses_on_ray(
 
     def arrived(i: int, answer: tuple[bytes, dict[str, Any]]) -> None:
         packed, figures = answer
-        unpack_into(packed, Path(jobs[i][1]).parent)
+        folder = unpack_into(packed, Path(jobs[i][1]).parent)
         results[i] = {**figures, "bot": jobs[i][0]}  # named as here, not as the worker saw it
+        (folder / "best_response.json").write_text(json.dumps(results[i], indent=2) + "\n")
+        saved = folder / "response.json"  # none on one round: the exact response is solved:
+        if saved.is_file():
+            record = json.loads(saved.read_text())
+            record.update(bot=jobs[i][0], figures=results[i])
+            saved.write_text(json.dumps(record, indent=2) + "\n")
 
     map_tasks(_respond, pieces, num_cpus=1, description="best responses (ray)", on_result=arrived)
     return results
