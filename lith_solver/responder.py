@@ -90,14 +90,24 @@ class BotTable:
     def by_hand(cls, strategy: np.ndarray, config: LithConfig) -> BotTable:
         """A table with a row for every hand of ``config``'s deck, in ``OneRoundGame``
         order (what :func:`lith_solver.agent_strategy.public_tree_strategy` reads)."""
-        deck = np.array(sorted(config.deck), dtype=np.int64)
-        size = len(deck)
-        position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
-        position[deck] = np.arange(size)
-        local = position[OneRoundGame(one_round_config(config)).hands]
-        row = np.full(size**3, -1, dtype=np.int64)
-        row[(local[:, 0] * size + local[:, 1]) * size + local[:, 2]] = np.arange(len(local))
+        deck, _, hands, index = _hand_cells(config, OneRoundGame(one_round_config(config)))
+        row = np.full(len(deck) ** 3, -1, dtype=np.int64)
+        row[index] = np.arange(len(hands))
         return cls(strategy, row)
+
+
+def _hand_cells(
+    config: LithConfig, one_round: OneRoundGame
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted deck, each card's position in it, the deck's hands (``one_round``'s order)
+    and each hand's cell among the size**3 arrays indexed by its cards' positions."""
+    deck = np.array(sorted(config.deck), dtype=np.int64)
+    size = len(deck)
+    position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
+    position[deck] = np.arange(size)
+    hands = one_round.hands
+    local = position[hands]
+    return deck, position, hands, (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
 
 
 class ResponderLayout:
@@ -113,16 +123,11 @@ class ResponderLayout:
             raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
         self.config, self.buckets, self.recall_mode = config, buckets, recall
         self.tree = PublicTree(config)
-        self.deck = np.array(sorted(config.deck), dtype=np.int64)
-        size = len(self.deck)
         one_round = OneRoundGame(one_round_config(config))
-        self.hands = one_round.hands
+        self.deck, self.position, self.hands, index = _hand_cells(config, one_round)
+        size = len(self.deck)
         if buckets > len(self.hands):
             raise ValueError(f"buckets: at most the deck's {len(self.hands)} hands, got {buckets}")
-        self.position = np.full(int(self.deck.max()) + 1, -1, dtype=np.int64)
-        self.position[self.deck] = np.arange(size)
-        local = self.position[self.hands]
-        index = (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
         self.bucket = np.full(size**3, -1, dtype=np.int64)
         self.bucket[index] = equity_buckets(one_round, buckets, merge_ties=False)
         self.hand_id = np.full(size**3, -1, dtype=np.int64)
@@ -298,7 +303,7 @@ def _iterations(
     """Iterations ``first`` to ``first + count - 1``, each seeded from (``seed``, its number):
     the responder traverses ``traversals`` sampled deals in each position. With ``prune`` > 0,
     past ``PRUNE_AFTER`` iterations, 95% of traversals skip the actions whose regret is below
-    ``-prune * t`` (about ``prune`` chips an iteration behind)."""
+    ``-prune * t**2 / 2`` (about ``prune`` chips an iteration behind)."""
     hands = np.empty((2, 3), dtype=np.int64)
     size = deck.shape[0]
     for t in range(first, first + count):
