@@ -7,7 +7,6 @@ with the value played through the real engine."""
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pytest
@@ -32,6 +31,7 @@ from tests.responder_helpers import (
     saved_abstract_bot,
 )
 from training.best_response import main, played_gain
+from training.exploiter import run_name
 
 
 @pytest.fixture(scope="module")
@@ -203,7 +203,7 @@ def test_several_bots_each_get_a_folder_and_a_row(bot, tmp_path, capsys):
     rows = json.loads((tmp_path / "best_responses.json").read_text())
     assert [row["bot"] for row in rows] == bots
     for row in rows:
-        name = re.sub(r"[^A-Za-z0-9_.=,-]+", "_", row["bot"])
+        name = run_name(row["bot"], None)
         alone = json.loads((tmp_path / name / "best_response.json").read_text())
         assert alone == row
     assert "best responses, chips/100 hands" in capsys.readouterr().out

@@ -4,7 +4,6 @@ figures and strategies as one after another here."""
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from lith_solver.responder import load_response
 from tests.responder_helpers import RULES, saved_abstract_bot
 from training.best_response import main
+from training.exploiter import run_name
 
 SMALL = [*RULES, "--buckets", "20", "--traversals", "20", "--iterations", "60",
          "--check-every", "30", "--samples", "500", "--hands", "400", "--seed", "4"]  # fmt: skip
@@ -34,12 +34,12 @@ def test_bots_on_ray_give_the_figures_given_here(ray_cluster, bot, tmp_path, cap
     for a, b in zip(here, there, strict=True):
         for key in ("bot", "computed", "played", "played_low", "played_high", "policy"):
             assert a[key] == b[key], key
-    for name in (re.sub(r"[^A-Za-z0-9_.=,-]+", "_", b) for b in bots):
+    for name in (run_name(b, None) for b in bots):
         a, b = (load_response(tmp_path / where / name)[1] for where in ("here", "there"))
         assert np.array_equal(a, b)
         assert not (tmp_path / "there" / name / "responder_state.npz").exists()
     for row in there:  # each folder names its bot as here, not by the worker's copy
-        name = re.sub(r"[^A-Za-z0-9_.=,-]+", "_", row["bot"])
+        name = run_name(row["bot"], None)
         assert json.loads((tmp_path / "there" / name / "best_response.json").read_text()) == row
         assert (
             json.loads((tmp_path / "there" / name / "response.json").read_text())["bot"]

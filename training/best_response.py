@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -428,15 +427,16 @@ def respond_to_folder(
 
 def _folders(args: argparse.Namespace, config: LithConfig) -> list[Path]:
     """Each bot's run folder, made and checked: ``--out`` itself for one bot, else a folder
-    in it named after the bot."""
+    in it named after the bot, as ``decktet exploit`` names its targets' folders."""
+    from training.exploiter import run_name
+
     resume = args.resume
     if len(args.bots) == 1:
         folders = [output_folder(args.out, overwrite=args.overwrite or resume, resume="--resume")]
     else:
         parent = output_folder(args.out, overwrite=args.overwrite or resume, resume="--resume")
         folders = [
-            output_folder(str(parent / re.sub(r"[^A-Za-z0-9_.=,-]+", "_", bot)), overwrite=True)
-            for bot in args.bots
+            output_folder(str(parent / run_name(bot, None)), overwrite=True) for bot in args.bots
         ]
     for bot, folder in zip(args.bots, folders, strict=True):
         if resume and config.rounds > 1:
