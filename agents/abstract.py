@@ -3,9 +3,10 @@
 or the game with exchanges on any deck (the full game too).
 
 Each hand plays the strategy of its equity bucket (with exchanges: at the public node of the
-betting and exchanges so far); the rest (the seeded draws, the action probabilities, the check
-of the table's rules) is ``solved:DIR``'s. ``policy=current`` plays the last iterate instead
-of the average strategy.
+betting and exchanges so far; with recall "swap" also by the rank of the card it gave in the
+latest swap, and by its exact hand at an exchange); the rest (the seeded draws, the action
+probabilities, the check of the table's rules) is ``solved:DIR``'s. ``policy=current`` plays
+the last iterate instead of the average strategy.
 """
 
 from __future__ import annotations
@@ -96,9 +97,7 @@ class _AbstractExchangeReader:
 
     def probabilities(self, obs: np.ndarray) -> np.ndarray:
         at = read_exchange_point(obs, self.trees, self.ends, self.nodes, "abstract")
-        row = self.abstraction.strategy[
-            self._decision(at), self.abstraction.information_set(at.hand, at.deal_key)
-        ]
+        row = self.abstraction.strategy_at(self._decision(at), at.hand, at.patterns, at.deal_key)
         ids = point_action_ids(at, self.trees, self.keep)
         out = np.zeros(self.num_actions)
         out[ids] = row[: len(ids)]

@@ -3,7 +3,7 @@
 
 At a betting decision it plays the row of its hand's equity bucket and, after a swap, the rank
 of the card it gave in the latest one; at an exchange the row of its exact hand
-(:class:`lith_solver.responder.ResponderLayout`). The rest (the seeded draws, the check of
+(:class:`lith_solver.recall_layout.RecallLayout`). The rest (the seeded draws, the check of
 the table's rules) is ``solved:DIR``'s.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.solved import SolvedAgent, point_action_ids, read_exchange_point
 from lith_env import encoding
-from lith_solver.responder import latest_gift
+from lith_solver.recall_layout import latest_gift
 from tablegame.registry import register
 
 __all__ = ["ResponseAgent"]

@@ -60,6 +60,7 @@ __all__ = [
     "one_round_config",
     "sampled_value",
     "save_exchange_abstract",
+    "solve_checked",
 ]
 
 FORMAT = "lith-abstract-exchanges-1"
@@ -331,21 +332,33 @@ class ExchangeAbstractSolver:
         report: Callable[[dict], None] | None = None,
         exact: bool = True,
     ) -> list[dict[str, Any]]:
-        """Iterate to ``iterations``, reporting every ``check_every`` the CPU time and (with
-        ``exact``: the real game fits the exact solver) the real exploitability."""
-        curve: list[dict[str, Any]] = []
-        spent = 0.0
-        while self.iterations < iterations:
-            start = time.process_time()
-            self.iterate(min(check_every, iterations - self.iterations))
-            spent += time.process_time() - start
-            entry: dict[str, Any] = {"iteration": self.iterations, "cpu_seconds": round(spent, 3)}
-            if exact:
-                entry.update(self.measure())
-            curve.append(entry)
-            if report is not None:
-                report(entry)
-        return curve
+        """Iterate to ``iterations``, reporting every ``check_every`` (see
+        :func:`solve_checked`)."""
+        return solve_checked(self, iterations, check_every, report, exact)
+
+
+def solve_checked(
+    solver: Any,
+    iterations: int,
+    check_every: int,
+    report: Callable[[dict], None] | None = None,
+    exact: bool = True,
+) -> list[dict[str, Any]]:
+    """Iterate ``solver`` to ``iterations``, reporting every ``check_every`` the CPU time and
+    (with ``exact``: the real game fits the exact solver) the real exploitability."""
+    curve: list[dict[str, Any]] = []
+    spent = 0.0
+    while solver.iterations < iterations:
+        start = time.process_time()
+        solver.iterate(min(check_every, iterations - solver.iterations))
+        spent += time.process_time() - start
+        entry: dict[str, Any] = {"iteration": solver.iterations, "cpu_seconds": round(spent, 3)}
+        if exact:
+            entry.update(solver.measure())
+        curve.append(entry)
+        if report is not None:
+            report(entry)
+    return curve
 
 
 def information_sets(config: LithConfig, buckets: int, recall: str) -> int:
@@ -465,6 +478,14 @@ class ExchangeAbstraction:
         if self.recall == "hand":
             return int(self.buckets_of(np.array([hand]))[0])
         return int(_history_ids(self, np.array([deal_key]))[0])
+
+    def strategy_at(
+        self, decision: int, hand: tuple[int, ...], patterns: tuple[str, ...],
+        deal_key: tuple[int, ...],
+    ) -> np.ndarray:  # fmt: skip
+        """The probabilities of the private state holding ``hand`` (its history: the
+        exchanges' public ``patterns`` and ``deal_key``) at public ``decision``."""
+        return self.strategy[decision, self.information_set(hand, deal_key)]
 
 
 def hand_buckets(owner: Any, hands: np.ndarray) -> np.ndarray:

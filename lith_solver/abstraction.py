@@ -49,6 +49,8 @@ from lith_solver.mccfr import (
 )
 from lith_solver.one_round import OneRoundGame, normalized
 from lith_solver.solutions import as_probabilities
+from lith_solver.swap_abstraction import FORMAT as SWAP_FORMAT
+from lith_solver.swap_abstraction import load_swap_abstract
 
 __all__ = [
     "FORMAT",
@@ -301,8 +303,9 @@ def save_abstract(out: Path, solver: AbstractSolver, info: dict[str, Any]) -> No
 def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, list, dict]:
     """The game, the real-game profile of the saved ``policy`` (average or current) and the
     record of an abstraction folder; a missing or corrupt file is a ``ValueError`` naming it.
-    A game with exchanges gives its ``ExchangeAbstraction`` (public tree, buckets) and the
-    abstract strategy instead (no exact game is built: any deck plays)."""
+    A game with exchanges gives its ``ExchangeAbstraction`` (public tree, buckets; with
+    recall "swap" a ``SwapAbstraction``) and the abstract strategy instead (no exact game is
+    built: any deck plays)."""
     if policy not in ("average", "current"):
         raise ValueError(f"abstract: policy must be average or current, got {policy!r}")
     directory = Path(directory)
@@ -314,11 +317,13 @@ def load_abstract(directory: str | Path, policy: str = "average") -> tuple[Any, 
             )
     try:
         record = json.loads(record_path.read_text())
-        if record.get("format") not in (FORMAT, EXCHANGES_FORMAT):
-            raise ValueError(f"not a {FORMAT} or {EXCHANGES_FORMAT} record")
+        if record.get("format") not in (FORMAT, EXCHANGES_FORMAT, SWAP_FORMAT):
+            raise ValueError(f"not a {FORMAT}, {EXCHANGES_FORMAT} or {SWAP_FORMAT} record")
         config = LithConfig(**record["config"])
-        if record["format"] == EXCHANGES_FORMAT:
-            loaded = load_exchange_abstract(directory, record, policy)
+        if record["format"] in (EXCHANGES_FORMAT, SWAP_FORMAT):
+            load = load_exchange_abstract if record["format"] == EXCHANGES_FORMAT else (
+                load_swap_abstract)  # fmt: skip
+            loaded = load(directory, record, policy)
             return loaded, loaded.strategy, record
         game = OneRoundGame(config)
     except (ValueError, KeyError, TypeError) as error:

@@ -385,11 +385,13 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--recall",
-        choices=("hand", "perfect"),
+        choices=("hand", "swap", "perfect"),
         default=None,
         help="games with exchanges: what a player remembers, the bucket of the hand it holds "
-        "now (hand) or its dealt hand's bucket and every exchange's action and card got "
-        "(perfect; a strategy (4 x (cards + 1))^exchanges times larger) (default: hand)",
+        "now (hand); that, the rank of the card it gave in the latest swap, and its exact hand "
+        "at an exchange (swap); or its dealt hand's bucket and every exchange's action and "
+        "card got (perfect; a strategy (4 x (cards + 1))^exchanges times larger) "
+        "(default: hand)",
     )
     parser.add_argument("--out", required=True, help="output folder")
     _add_overwrite_option(parser)
@@ -411,6 +413,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     """``abstract``: bucket the hands, solve the abstract game by MCCFR, save and plot it."""
     from lith_solver.abstract_exchanges import ExchangeAbstractSolver, save_exchange_abstract
     from lith_solver.abstraction import AbstractSolver, save_abstract
+    from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
 
     try:
         config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
@@ -422,11 +425,17 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power,
             )  # fmt: skip
+        elif args.recall == "swap":
+            solver = SwapAbstractSolver(
+                config, args.buckets, seed=args.seed, traversals=args.traversals,
+                average_power=args.average_power,
+            )  # fmt: skip
         else:
             solver = ExchangeAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 recall=args.recall or "hand", average_power=args.average_power,
             )  # fmt: skip
+        save = save_swap_abstract if args.recall == "swap" else save_exchange_abstract
         out = output_folder(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))
@@ -434,7 +443,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     def report(entry: dict[str, Any]) -> None:
         if not exact:  # no exact figure: keep the strategy so far, to measure it later
             snapshot = out / "iterations" / str(entry["iteration"])
-            save_exchange_abstract(snapshot, solver, {"curve": [entry]})
+            save(snapshot, solver, {"curve": [entry]})
             print(
                 f"iteration {entry['iteration']:,} ({entry['cpu_seconds']:.1f} CPU s): "
                 f"saved to {snapshot}",
@@ -459,7 +468,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         save_abstract(out, solver, {"curve": curve})
     else:
         curve = solver.solve(args.iterations, args.check_every, report, exact=exact)
-        save_exchange_abstract(out, solver, {"curve": curve})
+        save(out, solver, {"curve": curve})
     if exact:
         _plot_abstract(out, curve, args.buckets, config.rounds)
     else:
@@ -475,7 +484,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
 def exactly_measurable(config: LithConfig, recall: str | None) -> bool:
     """Whether the real game of ``abstract`` fits the exact solver (then it is measured at
     every check); a game with exchanges too large for it is solved all the same, unmeasured,
-    with recall "hand" only. ``ValueError`` names any other rule outside the solvers."""
+    with recall "hand" or "swap". ``ValueError`` names any other rule outside the solvers."""
     try:
         check_solvable(config)
     except ValueError as error:

@@ -6,18 +6,14 @@ within its information, what a best response earns. Each traversal samples the d
 deck's order, walks every action of the responder and one action of the bot, drawn from the
 bot's real probabilities.
 
-The bot is a table (:class:`BotTable`): its action probabilities at every public decision for
-each row, and the row of every hand it may hold (an ``abstract:`` bot's rows are its equity
-buckets, read straight from its file).
+The bot is a table (:class:`BotTable`): its action probabilities in flat rows, and which row
+each hand it may hold plays at every public decision (an ``abstract:`` bot's rows are its
+equity buckets, or its recall "swap" rows, read straight from its file).
 
-What the responder knows, at a public node (the betting, and who discarded at each exchange):
-
-- at a betting decision, the equity bucket of the hand it holds now (``buckets`` of them,
-  finer than the bots'), and after a swap the rank of the card it gave (the bot took it);
-- at an exchange, its exact hand: which card to give matters card by card.
-
-It forgets the rest of its history (the card it drew, a swap before the latest), so its
-strategy is a lower bound on the best response; the played figure
+The responder knows what recall "swap" of :mod:`lith_solver.recall_layout` keeps (its hand's
+bucket, ``buckets`` of them and finer than the bots', and the rank of the card it gave in the
+latest swap; its exact hand at an exchange), or everything with recall "perfect" on small
+decks. Its strategy is a lower bound on the best response; the played figure
 (:mod:`training.best_response`) is what counts.
 """
 
@@ -33,23 +29,18 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from lith_env.cards import CARDS
 from lith_env.game import LithConfig
-from lith_env.hands import strength
 from lith_solver.abstract_exchanges import (
-    BET,
     FOLD,
     SHOWDOWN,
     WIDTH,
     X0,
     X1_DISCARD,
     X1_KEEP,
-    PublicTree,
     one_round_config,
 )
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
-    equity_buckets,
     exchanged,
     hand_index,
     regret_strategy,
@@ -57,143 +48,78 @@ from lith_solver.mccfr import (
     sort3,
 )
 from lith_solver.one_round import OneRoundGame
+from lith_solver.recall_layout import RecallLayout, hand_cells, layout_rows
 
 __all__ = [
     "FORMAT",
     "POLICIES",
-    "RANKS",
-    "RECALLS",
     "BotTable",
-    "ResponderLayout",
     "ResponderSolver",
-    "latest_gift",
     "load_response",
     "mean_interval",
     "save_response",
 ]
 
 PRUNE_AFTER = 100  # iterations walked in full before pruning starts
-RANKS = 13  # card ranks, Excuse 0 to Crown 12: what the responder recalls of a swap
-RECALLS = ("swap", "perfect")
 POLICIES = ("average", "current")
 
 
 @dataclass(frozen=True)
 class BotTable:
-    """A frozen bot: ``strategy`` (public decisions, rows, 4) and ``row`` of each hand, a
-    size**3 array indexed by the hand's three deck positions (-1 where no hand)."""
+    """A frozen bot: ``strategy`` (rows, 4) and where each hand's row is, as a
+    :class:`RecallLayout` of recall "swap" says: public decision ``d``'s rows start at
+    ``offset[d]``; at a betting decision a hand plays ``bucket[cell] * recall[d]`` (plus the
+    rank of the card it gave in the latest swap where ``recall[d]`` is 13), at an exchange
+    (``exchange[d]``) ``hand_id[cell]``; ``cell`` is the hand's three deck positions' index
+    among size**3 (-1 where no hand)."""
 
     strategy: np.ndarray
-    row: np.ndarray
+    offset: np.ndarray
+    bucket: np.ndarray
+    hand_id: np.ndarray
+    recall: np.ndarray
+    exchange: np.ndarray
+
+    @classmethod
+    def dense(cls, strategy: np.ndarray, row: np.ndarray) -> BotTable:
+        """A bot that plays ``strategy[d, row[cell]]`` (public decisions, rows, 4) at every
+        decision, an exchange too (recall "hand": an ``abstract:`` bot's buckets)."""
+        decisions, rows, width = strategy.shape
+        return cls(
+            strategy.reshape(decisions * rows, width), np.arange(decisions) * rows, row, row,
+            np.ones(decisions, dtype=np.int64), np.zeros(decisions, dtype=bool),
+        )  # fmt: skip
 
     @classmethod
     def by_hand(cls, strategy: np.ndarray, config: LithConfig) -> BotTable:
-        """A table with a row for every hand of ``config``'s deck, in ``OneRoundGame``
+        """A dense table with a row for every hand of ``config``'s deck, in ``OneRoundGame``
         order (what :func:`lith_solver.agent_strategy.public_tree_strategy` reads)."""
-        deck, _, hands, index = _hand_cells(config, OneRoundGame(one_round_config(config)))
+        deck, _, hands, index = hand_cells(config, OneRoundGame(one_round_config(config)))
         row = np.full(len(deck) ** 3, -1, dtype=np.int64)
         row[index] = np.arange(len(hands))
-        return cls(strategy, row)
+        return cls.dense(strategy, row)
 
+    @classmethod
+    def of_layout(cls, layout: RecallLayout, strategy: np.ndarray) -> BotTable:
+        """A bot of recall "swap" (:mod:`lith_solver.swap_abstraction`): its ``strategy``'s
+        rows are ``layout``'s."""
+        if layout.recall_mode != "swap":
+            raise ValueError(f"bot: a table of recall swap, not {layout.recall_mode!r}")
+        return cls(
+            strategy, layout.offset, layout.bucket, layout.hand_id, layout.recall, layout.exchange
+        )
 
-def _hand_cells(
-    config: LithConfig, one_round: OneRoundGame
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The sorted deck, each card's position in it, the deck's hands (``one_round``'s order)
-    and each hand's cell among the size**3 arrays indexed by its cards' positions."""
-    deck = np.array(sorted(config.deck), dtype=np.int64)
-    size = len(deck)
-    position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
-    position[deck] = np.arange(size)
-    hands = one_round.hands
-    local = position[hands]
-    return deck, position, hands, (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
+    @property
+    def decisions(self) -> int:
+        return len(self.offset)
 
-
-class ResponderLayout:
-    """Where each of the responder's information sets is in its flat tables: ``offset[d]``
-    the first row of public decision ``d``; at a betting decision ``bucket * recall[d] +
-    rank`` (``recall[d]`` is 13 after a swap, else 1, and ``rank`` 0 then), at an exchange
-    the hand's index among the deck's hands."""
-
-    def __init__(self, config: LithConfig, buckets: int, recall: str = "swap") -> None:
-        if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
-            raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
-        if recall not in RECALLS:
-            raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
-        self.config, self.buckets, self.recall_mode = config, buckets, recall
-        self.tree = PublicTree(config)
-        one_round = OneRoundGame(one_round_config(config))
-        self.deck, self.position, self.hands, index = _hand_cells(config, one_round)
-        size = len(self.deck)
-        if buckets > len(self.hands):
-            raise ValueError(f"buckets: at most the deck's {len(self.hands)} hands, got {buckets}")
-        self.bucket = np.full(size**3, -1, dtype=np.int64)
-        self.bucket[index] = equity_buckets(one_round, buckets, merge_ties=False)
-        self.hand_id = np.full(size**3, -1, dtype=np.int64)
-        self.hand_id[index] = np.arange(len(self.hands))
-        self.index = index
-        roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
-        self.strengths = np.zeros((len(roles), size**3))
-        for r, role in enumerate(roles):
-            values = strength(self.hands, pawns_and_courts=config.pawns_and_courts, excuse=role)
-            self.strengths[r, index] = values
-        self.rank = np.array([CARDS[c].rank for c in self.deck], dtype=np.int64)  # by position
-        patterns_of = {i: p for p, i in self.tree.stage_index.items()}
-        decisions = self.tree.decisions
-        self.recall = np.ones(len(decisions), dtype=np.int64)
-        self.exchange = np.zeros(len(decisions), dtype=bool)
-        rows = np.zeros(len(decisions), dtype=np.int64)
-        for d, node in enumerate(decisions):
-            key = self.tree.keys[node]
-            if "swap" in patterns_of[key[1]]:
-                self.recall[d] = RANKS
-            self.exchange[d] = self.tree.kind[node] != BET
-            if recall == "perfect":  # the dealt hand, each exchange's action and card got
-                rows[d] = len(self.hands) * (4 * (size + 1)) ** key[0]
-            elif self.exchange[d]:
-                rows[d] = len(self.hands)
-            else:
-                rows[d] = buckets * self.recall[d]
-        self.offset = np.concatenate([[0], np.cumsum(rows)[:-1]])
-        self.rows = int(rows.sum())
-        self.decision_of = {self.tree.keys[i]: int(self.tree.decision[i]) for i in decisions}
-
-    def information_set(
-        self, decision: int, hand: tuple[int, ...], given: int, deal_key: tuple[int, ...] = ()
-    ) -> int:
-        """The row of a private state: ``hand`` the sorted cards held now, ``given`` the card
-        it gave in the latest swap (-1: none); with recall "perfect", ``deal_key`` (the dealt
-        hand, then per exchange the slot given, -1 none, and the card got, -1 none)."""
-        size = len(self.deck)
-        if self.recall_mode == "perfect":
-            local = self.position[list(deal_key[:3])]
-            h = int(self.hand_id[(local[0] * size + local[1]) * size + local[2]])
-            for e in range(3, len(deal_key), 2):
-                slot, got = deal_key[e], deal_key[e + 1]
-                h = (h * 4 + slot + 1) * (size + 1) + (self.position[got] + 1 if got >= 0 else 0)
-            return int(self.offset[decision] + h)
-        local = self.position[list(hand)]
-        h = (local[0] * size + local[1]) * size + local[2]
+    def row_of(self, decision: int, cell: int, rank: int = 0) -> int:
+        """The row a hand (``cell``: its deck positions' index) plays at public ``decision``,
+        ``rank`` that of the card it gave in the latest swap (read where ``recall`` is 13)."""
         if self.exchange[decision]:
-            return int(self.offset[decision] + self.hand_id[h])
-        rank = int(self.rank[self.position[given]]) if self.recall[decision] > 1 else 0
-        return int(self.offset[decision] + self.bucket[h] * self.recall[decision] + rank)
-
-
-def latest_gift(patterns: tuple[str, ...], deal_key: tuple[int, ...]) -> int:
-    """The card given in the latest swap (-1: none), from the exchanges' public courses and
-    the private state key (the dealt hand, then per exchange the slot given and the card got)."""
-    hand, gift = list(deal_key[:3]), -1
-    for e, pattern in enumerate(patterns):
-        slot, got = deal_key[3 + 2 * e], deal_key[4 + 2 * e]
-        if slot < 0:
-            continue
-        given = hand[slot]
-        if pattern == "swap":
-            gift = given
-        hand = sorted([c for c in hand if c != given] + [got])
-    return gift
+            return int(self.offset[decision] + self.hand_id[cell])
+        extra = rank if self.recall[decision] > 1 else 0
+        return int(self.offset[decision] + self.bucket[cell] * self.recall[decision] + extra)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,12 +129,13 @@ def latest_gift(patterns: tuple[str, ...], deal_key: tuple[int, ...]) -> int:
 # Not cached: numba's cache reloads a recursive function wrongly (see abstraction.py).
 @njit
 def _respond(
-    node, p, hands, order, top, pending, rank, history, reach, kind, player, width, child,
-    decision, paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
+    node, p, hands, order, top, pending, ranks, history, reach, kind, player, width, child,
+    decision, paid, position, size, strengths, bot, bucket, hand_id,
     card_rank, offset, recall, exchange, regrets, sums, average, learn, weight, prune,
 ):  # fmt: skip  # pragma: no cover - compiled
-    """The value to the responder (position ``p``) of ``node``. ``rank``: that of the card it
-    gave in the latest swap; ``history``: its private history's number (recall "perfect"),
+    """The value to the responder (position ``p``) of ``node``. ``ranks``: that of the card
+    each position gave in the latest swap; ``bot``: the :class:`BotTable`'s arrays in field
+    order; ``history``: its private history's number (recall "perfect"),
     else -1. With ``learn``, regret matching plays and both tables are
     updated (times ``weight``, the average's also times the responder's ``reach``); without,
     it plays ``average`` (normalised rows). While learning, an action regret matching does not
@@ -223,10 +150,17 @@ def _respond(
     sigma = np.empty(n)
     i = -1
     if q != p:  # the bot: one action drawn from its probabilities
-        row = bot_row[hand_index(hands[q], position, size)]
+        bot_strategy, bot_offset, bot_bucket, bot_hand_id, bot_recall, bot_exchange = bot
+        cell = hand_index(hands[q], position, size)
+        if bot_exchange[d]:
+            row = bot_offset[d] + bot_hand_id[cell]
+        else:
+            row = bot_offset[d] + bot_bucket[cell] * bot_recall[d]
+            if bot_recall[d] > 1:
+                row += ranks[q]
         total = 0.0
         for a in range(n):
-            sigma[a] = bot_strategy[d, row, a]
+            sigma[a] = bot_strategy[row, a]
             total += sigma[a]
         draw, chosen, cumulative = np.random.random() * total, 0, sigma[0]  # noqa: NPY002
         while draw >= cumulative and chosen < n - 1:
@@ -240,7 +174,7 @@ def _respond(
         elif exchange[d]:
             i = offset[d] + hand_id[h]
         else:
-            i = offset[d] + bucket[h] * recall[d] + (rank if recall[d] > 1 else 0)
+            i = offset[d] + bucket[h] * recall[d] + (ranks[p] if recall[d] > 1 else 0)
         if learn:
             regret_strategy(regrets, i, 0, n, sigma)
             for a in range(n):
@@ -253,24 +187,26 @@ def _respond(
     for a in range(first, last):
         if q == p and sigma[a] == 0.0 and (not learn or regrets[i, 0, a] < prune):
             continue
-        next_hands, next_top, next_pending, next_rank = hands, top, pending, rank
+        next_hands, next_top, next_pending, next_ranks = hands, top, pending, ranks
         next_history = history
         if k == X0:
             next_pending = a
         elif X1_KEEP <= k <= X1_DISCARD:  # the dealer decided: the exchange happens
             next_hands, next_top, got = exchanged(hands, order, top, pending, a)
             next_pending = 0
-            if pending > 0 and a > 0:  # a swap: the bot took what the responder gave
-                next_rank = card_rank[position[got[1 - p]]]
+            if pending > 0 and a > 0:  # a swap: each gave what the other got
+                next_ranks = np.empty(2, dtype=np.int64)
+                next_ranks[0] = card_rank[position[got[1]]]
+                next_ranks[1] = card_rank[position[got[0]]]
             if history >= 0:  # what it learned: its own action and the card it got
                 own = pending if p == 0 else a
                 received = position[got[p]] + 1 if got[p] >= 0 else 0
                 next_history = (history * 4 + own) * (size + 1) + received
         next_reach = reach * sigma[a] if q == p else reach
         values[a] = _respond(
-            child[node, a], p, next_hands, order, next_top, next_pending, next_rank,
+            child[node, a], p, next_hands, order, next_top, next_pending, next_ranks,
             next_history, next_reach, kind, player, width, child,
-            decision, paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
+            decision, paid, position, size, strengths, bot, bucket, hand_id,
             card_rank, offset, recall, exchange, regrets, sums, average, learn, weight, prune,
         )  # fmt: skip
         if q != p:
@@ -297,7 +233,7 @@ def _deal(order, hands):  # pragma: no cover - compiled
 @njit
 def _iterations(
     first, count, traversals, seed, deck, kind, player, width, child, decision, paid,
-    position, strengths, bot_strategy, bot_row, bucket, hand_id, card_rank, offset, recall,
+    position, strengths, bot, bucket, hand_id, card_rank, offset, recall,
     exchange, perfect, regrets, sums, prune,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Iterations ``first`` to ``first + count - 1``, each seeded from (``seed``, its number):
@@ -305,6 +241,7 @@ def _iterations(
     past ``PRUNE_AFTER`` iterations, 95% of traversals skip the actions whose regret is below
     ``-prune * t**2 / 2`` (about ``prune`` chips an iteration behind)."""
     hands = np.empty((2, 3), dtype=np.int64)
+    ranks = np.zeros(2, dtype=np.int64)
     size = deck.shape[0]
     for t in range(first, first + count):
         np.random.seed((seed * 1_000_003 + t) % 4_294_967_296)  # noqa: NPY002 (numba)
@@ -318,8 +255,8 @@ def _iterations(
                 if prune > 0.0 and t > PRUNE_AFTER and np.random.random() < 0.95:  # noqa: NPY002
                     below = -prune * t * t / 2  # linear weighting: a steady lag of prune
                 _respond(
-                    0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision,
-                    paid, position, size, strengths, bot_strategy, bot_row, bucket, hand_id,
+                    0, p, hands, order, 6, 0, ranks, history, 1.0, kind, player, width, child,
+                    decision, paid, position, size, strengths, bot, bucket, hand_id,
                     card_rank, offset, recall, exchange, regrets, sums, sums, True, float(t), below,
                 )  # fmt: skip
 
@@ -327,34 +264,34 @@ def _iterations(
 @njit
 def _values(
     samples, p, seed, deck, kind, player, width, child, decision, paid, position, strengths,
-    bot_strategy, bot_row, bucket, hand_id, card_rank, offset, recall, exchange, perfect,
-    average,
+    bot, bucket, hand_id, card_rank, offset, recall, exchange, perfect, average,
 ):  # fmt: skip  # pragma: no cover - compiled
     """The responder's value in position ``p`` on each of ``samples`` sampled deals, playing
     ``average`` (every action of its own weighed, one of the bot's drawn)."""
     np.random.seed(seed)  # noqa: NPY002 (numba)
     hands = np.empty((2, 3), dtype=np.int64)
     out = np.empty(samples)
+    ranks = np.zeros(2, dtype=np.int64)
     empty = np.zeros((1, 1, 1))
     for s in range(samples):
         order = np.random.permutation(deck)  # noqa: NPY002 (numba)
         _deal(order, hands)
         history = hand_id[hand_index(hands[p], position, deck.shape[0])] if perfect else -1
         out[s] = _respond(
-            0, p, hands, order, 6, 0, 0, history, 1.0, kind, player, width, child, decision, paid,
-            position, deck.shape[0], strengths, bot_strategy, bot_row, bucket, hand_id,
+            0, p, hands, order, 6, 0, ranks, history, 1.0, kind, player, width, child, decision,
+            paid, position, deck.shape[0], strengths, bot, bucket, hand_id,
             card_rank, offset, recall, exchange, empty, average, average, False, 0.0, -np.inf,
         )  # fmt: skip
     return out
 
 
 class ResponderSolver:
-    """The responder's regrets and average over its information sets (:class:`ResponderLayout`)
+    """The responder's regrets and average over its information sets (:class:`RecallLayout`)
     against one frozen bot (:class:`BotTable`)."""
 
     def __init__(
         self,
-        layout: ResponderLayout,
+        layout: RecallLayout,
         bot: BotTable,
         seed: int = 0,
         traversals: int = 100,
@@ -365,14 +302,23 @@ class ResponderSolver:
         if isinstance(prune, bool) or not isinstance(prune, int | float) or not prune >= 0:
             raise ValueError(f"prune: must be a number of chips >= 0, got {prune!r}")
         decisions = len(layout.tree.decisions)
-        if bot.strategy.ndim != 3 or bot.strategy.shape[0] != decisions:
+        if bot.decisions != decisions:
             raise ValueError(
-                f"bot: its table has shape {bot.strategy.shape}, not ({decisions}, rows, "
-                f"{WIDTH}) for these rules' {decisions} public decisions"
+                f"bot: its table has {bot.decisions} public decisions, not these rules' {decisions}"
             )
-        if bot.row.shape != layout.bucket.shape:
+        if bot.strategy.ndim != 2 or bot.strategy.shape[1] != WIDTH:
+            raise ValueError(f"bot: its table has shape {bot.strategy.shape}, not (rows, {WIDTH})")
+        if bot.bucket.shape != layout.bucket.shape or bot.hand_id.shape != layout.bucket.shape:
             raise ValueError("bot: its rows are not indexed by this deck's hands")
         self.layout, self.bot, self.seed, self.traversals = layout, bot, seed, traversals
+        self._bot = (
+            bot.strategy,
+            bot.offset,
+            bot.bucket,
+            bot.hand_id,
+            bot.recall,
+            bot.exchange,
+        )  # what the compiled traversal reads
         self.prune = float(prune)
         self.regrets = np.zeros((layout.rows, 1, WIDTH))
         self.sums = np.zeros((layout.rows, WIDTH))
@@ -382,7 +328,7 @@ class ResponderSolver:
         lay, tree = self.layout, self.layout.tree
         return (
             tree.kind, tree.player, tree.width, tree.child, tree.decision, tree.paid,
-            lay.position, lay.strengths, self.bot.strategy, self.bot.row, lay.bucket,
+            lay.position, lay.strengths, self._bot, lay.bucket,
             lay.hand_id, lay.rank, lay.offset, lay.recall, lay.exchange,
             lay.recall_mode == "perfect",
         )  # fmt: skip
@@ -413,17 +359,7 @@ class ResponderSolver:
         return self.average_strategy() if policy == "average" else self.current_strategy()
 
     def _rows(self, weights: np.ndarray) -> np.ndarray:
-        width = self.layout.tree.width[self.layout.tree.decisions]
-        rows_width = np.repeat(width, np.diff(np.append(self.layout.offset, self.layout.rows)))
-        out = weights.copy()
-        totals = out.sum(axis=1)
-        reached = totals > 0
-        out[reached] /= totals[reached, None]
-        for w in np.unique(rows_width):  # uniform over the legal actions elsewhere
-            rows = ~reached & (rows_width == w)
-            out[rows, :w] = 1.0 / w
-            out[rows, w:] = 0.0
-        return out
+        return layout_rows(self.layout, weights)
 
     def sampled_values(self, samples: int, seed: int, strategy: np.ndarray | None = None):
         """The responder's value in each position (chips a hand, one per sampled deal) when it
@@ -468,7 +404,7 @@ def save_response(out: Path, solver: ResponderSolver, info: dict[str, Any]) -> N
 
 def load_response(
     directory: str | Path, policy: str | None = None
-) -> tuple[ResponderLayout, np.ndarray, dict[str, Any]]:
+) -> tuple[RecallLayout, np.ndarray, dict[str, Any]]:
     """The layout, the rows of the ``policy`` strategy (default: the record's) and the record
     of a saved response; a missing or corrupt file is a ``ValueError`` naming it."""
     directory = Path(directory)
@@ -484,7 +420,7 @@ def load_response(
             raise ValueError(f"not a {FORMAT} record")
         policy = policy or record["policy"]
         config = LithConfig(**record["config"])
-        layout = ResponderLayout(config, int(record["buckets"]), record["recall"])
+        layout = RecallLayout(config, int(record["buckets"]), record["recall"])
         with np.load(arrays_path) as arrays:
             bucket, rows = arrays["bucket"], np.asarray(arrays[policy], dtype=np.float64)
         if not np.array_equal(bucket, layout.bucket[layout.index]):

@@ -27,12 +27,11 @@ from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
 from lith_solver.exchanges import (
     ExchangeGame,
-    ExchangeSolver,
     best_response_value,
-    deciding_player,
     profile_value,
 )
-from lith_solver.responder import POLICIES, BotTable, ResponderLayout, ResponderSolver, latest_gift
+from lith_solver.recall_layout import RecallLayout, layout_strategy
+from lith_solver.responder import POLICIES, BotTable, ResponderSolver
 
 __all__ = ["GAMES", "exact_response_value", "main"]
 
@@ -43,40 +42,13 @@ GAMES = {
 
 
 def exact_response_value(
-    game: ExchangeGame, layout: ResponderLayout, table: BotTable, strategy: np.ndarray, p: int
+    game: ExchangeGame, layout: RecallLayout, table: BotTable, strategy: np.ndarray, p: int
 ) -> float:
     """Chips a hand the responder in position ``p`` wins playing ``strategy`` (its rows)
     against the bot's ``table``, evaluated exactly: each private state of the exact game plays
-    the row its layout gives it."""
-    tree, size = layout.tree, len(layout.deck)
-    decision_of = {tree.keys[i]: int(tree.decision[i]) for i in tree.decisions}
-    profile = {}
-    local_rows: dict[tuple[int, int, bool], np.ndarray] = {}
-    for key, (lines, _, actions) in ExchangeSolver.shapes(game).items():
-        r, s, point = key
-        stage, q = game.stages[s], deciding_player(game, key)
-        decisions = [decision_of[(r, s, point, line)] for line in range(lines)]
-        hands, keys = stage.state_hands[q], stage.state_keys[q]
-        if q == p:
-            # Every line of a decision point, and every point of one kind in a stage, has
-            # the same rows past its own offset.
-            first = decisions[0]
-            kind = (s, q, bool(layout.exchange[first]))
-            if kind not in local_rows:
-                local_rows[kind] = np.array([
-                    layout.information_set(first, tuple(h),
-                                           latest_gift(stage.patterns, tuple(k)), tuple(k))
-                    - layout.offset[first]
-                    for h, k in zip(hands.tolist(), keys.tolist(), strict=True)
-                ])  # fmt: skip
-            local = local_rows[kind]
-            rows = layout.offset[decisions][:, None] + local[None, :]
-            block = strategy[rows, :actions]
-        else:
-            local = layout.position[hands]
-            index = (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
-            block = table.strategy[decisions][:, table.row[index], :actions]
-        profile[key] = block
+    the row its layout (the bot: its table) gives it."""
+    profile = layout_strategy(layout, layout, game, strategy, player=p)
+    profile.update(layout_strategy(table, layout, game, table.strategy, player=1 - p))
     value = profile_value(game, profile)
     return value if p == 0 else -value
 
@@ -88,7 +60,7 @@ def calibrate(
     position."""
     bot = ax.ExchangeAbstractSolver(config, 10, seed=1, traversals=100)
     bot.iterate(1000)
-    table = BotTable(bot.average_strategy(), bot.bucket)
+    table = BotTable.dense(bot.average_strategy(), bot.bucket)
     game = ExchangeGame(config)
     exact_bot = ax.exact_game_strategy(bot, game, bot.average_strategy())
     best = [best_response_value(game, exact_bot, p)[0] for p in range(2)]
@@ -96,7 +68,7 @@ def calibrate(
     # A perfect recall's dense rows hold every slot and card at each exchange: past one
     # exchange on 9 cards that is 52 GB, so three rounds are calibrated with recall swap only.
     for recall in ("swap", "perfect") if config.rounds == 2 else ("swap",):
-        layout = ResponderLayout(config, math.comb(len(config.deck), 3), recall=recall)
+        layout = RecallLayout(config, math.comb(len(config.deck), 3), recall=recall)
         solver = ResponderSolver(layout, table, seed=1, traversals=100, prune=prune)
         start = time.process_time()
         solver.iterate(iterations)

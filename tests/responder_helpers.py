@@ -10,7 +10,8 @@ from typing import Any
 from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
 from lith_solver.exchanges import ExchangeGame, best_response_value
-from lith_solver.responder import BotTable, ResponderLayout, ResponderSolver
+from lith_solver.recall_layout import RecallLayout
+from lith_solver.responder import BotTable, ResponderSolver
 from lith_solver.response_calibration import exact_response_value
 
 CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
@@ -33,7 +34,7 @@ def assert_near_the_exact_best_response(
     """A perfect-recall responder against ``table`` (pruning at ``prune``), after 1,000
     iterations, wins at least ``share`` of the exact best response to ``exact_bot`` in each
     position, and never more."""
-    layout = ResponderLayout(game.config, math.comb(len(game.deck), 3), recall="perfect")
+    layout = RecallLayout(game.config, math.comb(len(game.deck), 3), recall="perfect")
     solver = ResponderSolver(layout, table, seed=3, traversals=100, prune=prune)
     solver.iterate(1000)
     for p in range(2):

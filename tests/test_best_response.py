@@ -13,11 +13,10 @@ import pytest
 
 from lith_solver import abstract_exchanges as ax
 from lith_solver.exchanges import ExchangeGame
+from lith_solver.recall_layout import RecallLayout, latest_gift
 from lith_solver.responder import (
     BotTable,
-    ResponderLayout,
     ResponderSolver,
-    latest_gift,
     load_response,
     mean_interval,
     save_response,
@@ -47,7 +46,7 @@ def game():
 
 
 def table_of(solver) -> BotTable:
-    return BotTable(solver.average_strategy(), solver.bucket)
+    return BotTable.dense(solver.average_strategy(), solver.bucket)
 
 
 @pytest.mark.slow
@@ -64,14 +63,14 @@ def test_pruning_lagging_actions_keeps_the_response_near_the_exact_best_response
     exact_bot = ax.exact_game_strategy(bot_solver, game, bot_solver.average_strategy())
     assert_near_the_exact_best_response(game, exact_bot, table_of(bot_solver), prune=0.1)
     with pytest.raises(ValueError, match="prune: must be a number of chips >= 0"):
-        ResponderSolver(ResponderLayout(TINY, 20), table_of(bot_solver), prune=-1)
+        ResponderSolver(RecallLayout(TINY, 20), table_of(bot_solver), prune=-1)
 
 
 @pytest.mark.slow
 def test_the_sampled_value_is_the_exact_value(bot, game):
     _, bot_solver = bot
     table = table_of(bot_solver)
-    layout = ResponderLayout(TINY, 20)  # recall "swap", coarser than the hands
+    layout = RecallLayout(TINY, 20)  # recall "swap", coarser than the hands
     solver = ResponderSolver(layout, table, seed=4, traversals=50)
     solver.iterate(100)
     average = solver.average_strategy()
@@ -86,7 +85,7 @@ def test_the_sampled_value_is_the_exact_value(bot, game):
 def test_the_played_response_wins_its_exact_value(bot, game, tmp_path):
     folder, bot_solver = bot
     table = table_of(bot_solver)
-    layout = ResponderLayout(TINY, 56)
+    layout = RecallLayout(TINY, 56)
     solver = ResponderSolver(layout, table, seed=5, traversals=100)
     solver.iterate(300)
     save_response(tmp_path, solver, {})
@@ -222,7 +221,7 @@ def test_a_resumed_run_must_keep_its_settings(bot, tmp_path, capsys):
 
 def test_a_corrupt_response_is_refused_naming_it(bot, tmp_path):
     _, bot_solver = bot
-    solver = ResponderSolver(ResponderLayout(TINY, 20), table_of(bot_solver))
+    solver = ResponderSolver(RecallLayout(TINY, 20), table_of(bot_solver))
     save_response(tmp_path, solver, {})
     with np.load(tmp_path / "response.npz") as arrays:
         bucket, average = arrays["bucket"], arrays["average"]
@@ -230,7 +229,7 @@ def test_a_corrupt_response_is_refused_naming_it(bot, tmp_path):
     with pytest.raises(ValueError, match="response: .* is corrupt: average has shape"):
         load_response(tmp_path)
     with pytest.raises(ValueError, match="recall: must be swap or perfect"):
-        ResponderLayout(TINY, 20, recall="total")
+        RecallLayout(TINY, 20, recall="total")
 
 
 def test_latest_gift_reads_the_card_given_in_the_latest_swap():
@@ -243,7 +242,7 @@ def test_latest_gift_reads_the_card_given_in_the_latest_swap():
 
 def test_both_policies_are_distributions_over_each_decisions_actions(bot):
     _, bot_solver = bot
-    layout = ResponderLayout(TINY, 20)
+    layout = RecallLayout(TINY, 20)
     solver = ResponderSolver(layout, table_of(bot_solver), seed=1, traversals=10)
     solver.iterate(20)
     width = layout.tree.width[layout.tree.decisions]

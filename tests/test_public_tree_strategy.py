@@ -15,7 +15,8 @@ from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
 from lith_solver.agent_strategy import exchange_strategy, public_tree_strategy
 from lith_solver.exchanges import ExchangeGame
-from lith_solver.responder import BotTable, ResponderLayout
+from lith_solver.recall_layout import RecallLayout
+from lith_solver.responder import BotTable
 from tablegame.registry import make_agent
 from tests.responder_helpers import CARDS, TINY, assert_near_the_exact_best_response
 
@@ -31,7 +32,7 @@ def test_an_abstract_bots_table_read_by_asking_it_is_its_files(config, tmp_path)
     ax.save_exchange_abstract(tmp_path, solver, {})
     agent = make_agent(f"abstract:{tmp_path}", "lith", config=config)
     asked = public_tree_strategy(agent, config, "abstract")
-    layout = ResponderLayout(config, 4)
+    layout = RecallLayout(config, 4)
     own = np.asarray(agent.game.strategy)[:, agent.game.bucket[layout.index], :]
     assert asked.shape == own.shape
     assert np.allclose(asked, own, atol=1e-6)
@@ -65,7 +66,7 @@ def test_tags_table_gives_tags_choices_in_played_hands():
     agent = make_agent("tag", "lith", config=THREE)
     strategy = public_tree_strategy(agent, THREE, "tag")
     table = BotTable.by_hand(strategy, THREE)
-    layout = ResponderLayout(THREE, 4)
+    layout = RecallLayout(THREE, 4)
     tree, keep = layout.tree, keep_id(THREE)
     nodes = [{n.history: i for i, n in enumerate(t)} for t in tree.trees]
     size, checked = len(layout.deck), 0
@@ -73,8 +74,8 @@ def test_tags_table_gives_tags_choices_in_played_hands():
         at = read_exchange_point(obs, tree.trees, tree.ends, nodes, "tag")
         key = (at.round, tree.stage_index[at.patterns], at.point, at.line)
         local = layout.position[list(at.hand)]
-        row = table.row[(local[0] * size + local[1]) * size + local[2]]
-        probabilities = table.strategy[layout.decision_of[key], row]
+        cell = (local[0] * size + local[1]) * size + local[2]
+        probabilities = table.strategy[table.row_of(layout.decision_of[key], cell)]
         if at.exchanging:
             ids = keep + np.arange(4)
             if any(given >= 0 for given in at.deal_key[3::2]):

@@ -13,8 +13,8 @@ On the one-round game (``--rule rounds=1``) the best response is exact
 the computed value is the bot's exploitability, saved as ``solved:OUT`` and played the same way.
 
 Bots: any heads-up Lith agent. The bot's table gives its action probabilities at every public
-decision for each hand it may hold. An ``abstract:DIR`` bot with ``recall`` hand (and the
-zoo's names for one, ``zoo:lith-hu``) has that table in its file. Any other agent is asked,
+decision for each hand it may hold. An ``abstract:DIR`` bot with ``recall`` hand or swap (and
+the zoo's names for one, ``zoo:lith-hu``) has that table in its file. Any other agent is asked,
 in batches through the agent protocol, at every public decision for every hand
 (:func:`lith_solver.agent_strategy.public_tree_strategy`): about 7 CPU minutes on the full
 game for a heuristic, kept in ``OUT/bot_table.npy`` for ``--resume``.
@@ -37,10 +37,10 @@ from lith_env.game import LithConfig
 from lith_solver.abstract_exchanges import PublicTree
 from lith_solver.agent_strategy import public_tree_strategy
 from lith_solver.checkpoint import rules_json
+from lith_solver.recall_layout import RecallLayout
 from lith_solver.responder import (
     POLICIES,
     BotTable,
-    ResponderLayout,
     ResponderSolver,
     mean_interval,
     save_response,
@@ -83,7 +83,10 @@ def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTabl
     agent = make_agent(spec, "lith", config=config)
     abstraction = getattr(agent, "game", None)
     if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) == "hand":
-        return BotTable(np.asarray(abstraction.strategy, dtype=np.float64), abstraction.bucket)
+        strategy = np.asarray(abstraction.strategy, dtype=np.float64)
+        return BotTable.dense(strategy, abstraction.bucket)
+    if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) == "swap":
+        return BotTable.of_layout(abstraction.layout, abstraction.strategy)
     kept = None if out is None else out / TABLE_FILE
     if kept is not None and kept.is_file():
         strategy = np.load(kept)
@@ -222,7 +225,7 @@ def run(
     the CPU time the bot's table took to read, a resumed run's from its state)."""
     from rich.progress import Progress
 
-    layout = ResponderLayout(config, args.buckets)
+    layout = RecallLayout(config, args.buckets)
     solver = ResponderSolver(
         layout, table, seed=args.seed, traversals=args.traversals, prune=args.prune
     )
