@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from experiments.bench import load_bench, main
+from lith_env.game import LithConfig
+from lith_solver.swap_abstraction import SwapAbstractSolver
 
 CARDS = "[0, 7, 11, 15, 21, 27, 33, 40]"
 
@@ -88,7 +90,7 @@ def test_a_training_method_is_measured_at_every_checkpoint(tmp_path):
         ("", None, "methods: a list of [[methods]] tables"),
         (MCCFR.replace('"mccfr"\ngames', '"cfr"\ngames'), None, "methods.mccfr.kind: must be"),
         (MCCFR.replace('["small", "small2"]', '["big"]'), None, "methods.mccfr.games: must name"),
-        (MCCFR + 'recall = "total"\n', None, "methods.mccfr.recall: must be hand or perfect"),
+        (MCCFR + 'recall = "total"\n', None, "methods.mccfr.recall: must be hand, swap or perfect"),
         (MCCFR + 'recall = "perfect"\n', None, "methods.mccfr.recall: only for games with"),
         (MCCFR + "average_power = 9\n", None, "methods.mccfr.average_power: must be a number"),
         (
@@ -130,3 +132,20 @@ def test_the_shipped_bench_file_is_valid():
     bench = load_bench(Path("experiments/bench_equilibrium.toml"))
     assert set(bench["games"]) == {"one_round", "rounds2_14", "rounds2_20", "rounds3_9"}
     assert {m["kind"] for m in bench["methods"]} == {"mccfr", "train"}
+
+
+def test_the_recall_bench_file_is_valid():
+    bench = load_bench(Path("experiments/bench_recall.toml"))
+    assert set(bench["games"]) == {"rounds2_14", "rounds3_9"}
+    assert {m["recall"] for m in bench["methods"]} == {"hand", "swap", "perfect"}
+
+
+def test_a_method_of_recall_swap_runs_the_swap_solver(tmp_path):
+    methods = MCCFR.replace('["small", "small2"]', '["small2"]') + 'recall = "swap"\n'
+    path = _bench(tmp_path, methods)
+    assert main([str(path), "--seeds", "1"]) == 0
+    curve = json.loads((tmp_path / "out/small2/mccfr/seed-1/curve.json").read_text())
+    assert [p["iteration"] for p in curve] == [30, 60]
+    config = LithConfig(rounds=2, max_raises=0, cards=tuple(json.loads(CARDS)))
+    solver = SwapAbstractSolver(config, 8, seed=1, traversals=50)  # the bench's solve, again
+    assert curve[-1]["average"] == pytest.approx(solver.solve(60, 60)[-1]["real_average"])
