@@ -21,10 +21,10 @@ from tests.responder_helpers import RULES, TINY
 from training.best_response import bot_table
 
 
-def random_solver(buckets: int = 20, seed: int = 3) -> SwapAbstractSolver:
+def random_solver(seed: int = 3, by_line: bool = False) -> SwapAbstractSolver:
     """A solver whose current strategy is random, so that every row differs from the next:
     a row read for the wrong gift or hand plays other probabilities."""
-    solver = SwapAbstractSolver(TINY, buckets, seed=1, traversals=1)
+    solver = SwapAbstractSolver(TINY, 20, seed=1, traversals=1, exchanges_by_line=by_line)
     solver.regrets[:] = np.random.default_rng(seed).random(solver.regrets.shape) ** 3
     return solver
 
@@ -42,7 +42,7 @@ def always_swapping(solver: SwapAbstractSolver) -> SwapAbstractSolver:
     """Both players give their lowest card at every exchange, and after a swap each row
     plays one action of its own: what a player recalls of the swap decides its betting."""
     lay = solver.layout
-    decision = np.repeat(np.arange(len(lay.offset)), np.diff(np.append(lay.offset, lay.rows)))
+    decision = lay.row_decision
     exchange, swapped = lay.exchange[decision], lay.recall[decision] > 1
     solver.regrets[exchange, 0, :] = [0.0, 1.0, 0.0, 0.0]
     widths = lay.tree.width[lay.tree.decisions][decision]
@@ -54,7 +54,10 @@ def always_swapping(solver: SwapAbstractSolver) -> SwapAbstractSolver:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("make", [random_solver, lambda: always_swapping(random_solver())])
+@pytest.mark.parametrize(
+    "make",
+    [random_solver, lambda: always_swapping(random_solver()), lambda: random_solver(by_line=True)],
+)
 def test_the_simulator_values_a_strategy_as_the_exact_game_does(make):
     solver = make()
     game = solver.game()
