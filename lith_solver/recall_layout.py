@@ -61,22 +61,12 @@ class RecallLayout:
     rank`` (``recall[d]`` is 13 after a swap, else 1, and ``rank`` 0 then), at an exchange
     the hand's index among the deck's hands."""
 
-    def __init__(
-        self, config: LithConfig, buckets: int, recall: str = "swap",
-        exchanges_by_line: bool = True,
-    ) -> None:  # fmt: skip
-        """``exchanges_by_line``: an exchange's rows belong to its betting line; without, every
-        line of one exchange point (round, exchanges so far, x0/x1k/x1d) shares them (recall
-        swap only: on the full game 13,244 hands times 999 exchange decisions are too many
-        rows for sampling to visit)."""
+    def __init__(self, config: LithConfig, buckets: int, recall: str = "swap") -> None:
         if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
             raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
         if recall not in RECALLS:
             raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
-        if not exchanges_by_line and recall != "swap":
-            raise ValueError("exchanges_by_line: only recall swap shares an exchange's rows")
         self.config, self.buckets, self.recall_mode = config, buckets, recall
-        self.exchanges_by_line = exchanges_by_line
         self.tree = PublicTree(config)
         one_round = OneRoundGame(one_round_config(config))
         self.deck, self.position, self.hands, index = hand_cells(config, one_round)
@@ -110,22 +100,9 @@ class RecallLayout:
                 rows[d] = len(self.hands)
             else:
                 rows[d] = buckets * self.recall[d]
-        self.offset = np.zeros(len(decisions), dtype=np.int64)
-        first_of: dict[tuple, int] = {}  # each shared exchange point's first decision
-        owner = []  # the decision whose rows each block is
-        total = 0
-        for d, node in enumerate(decisions):
-            point = self.tree.keys[node][:3]
-            if self.exchange[d] and not exchanges_by_line and point in first_of:
-                self.offset[d] = self.offset[first_of[point]]
-                continue
-            first_of.setdefault(point, d)
-            self.offset[d] = total
-            owner.append((d, rows[d]))
-            total += rows[d]
-        self.rows = int(total)
-        # A decision each row belongs to (the first of those that share it).
-        self.row_decision = np.repeat([d for d, _ in owner], [n for _, n in owner])
+        self.offset = np.concatenate([[0], np.cumsum(rows)[:-1]])
+        self.rows = int(rows.sum())
+        self.row_decision = np.repeat(np.arange(len(decisions)), rows)  # each row's decision
         self.decision_of = {self.tree.keys[i]: int(self.tree.decision[i]) for i in decisions}
 
     def information_set(

@@ -4,18 +4,19 @@ player remembers what the responder of :mod:`lith_solver.responder` remembers.
 - At a betting decision: the equity bucket of the hand it holds now and, after a swap, the
   rank of the card it gave in the latest one (its opponent holds that card now).
 - At an exchange: its exact hand, so that which card it gives is decided card by card (with
-  recall "hand" one bucket's row gives "the second card" of every hand in the bucket). Every
-  betting line of one exchange point shares these rows: per line, the full game's 999
-  exchange decisions times 13,244 hands are more rows than sampling visits (a bot solved so
-  lost to ``tag`` by 111 chips/100 hands after 8,000 iterations).
+  recall "hand" one bucket's row gives "the second card" of every hand in the bucket).
 
-:mod:`lith_solver.recall_layout` numbers these information sets.
+Both players read the same :class:`lith_solver.recall_layout.RecallLayout`, which numbers
+these information sets; the traversal is ``lith_solver.abstract_exchanges``' (one sampled
+deal and deck order, every action of the traverser, one of the opponent, linear weighting),
+with a flat table of rows in place of (decision, bucket). The strategy is measured exactly on
+decks the exact solver holds, as the other recalls are.
 
-Both players read the same :class:`lith_solver.recall_layout.RecallLayout`; the traversal is
-``lith_solver.abstract_exchanges``' (one sampled deal and deck order, every action of the
-traverser, one of the opponent, linear weighting), with a flat table of rows in place of
-(decision, bucket). The strategy is measured exactly on decks the exact solver holds, as the
-other recalls are.
+Where it pays: small decks, where every hand's rows are visited often
+(``experiments/bench_recall.toml``). On the full game its 17 million rows (50 buckets; 13
+million of them an exact hand at one of 999 exchange decisions) learn far slower than recall
+hand's 0.7 million: after 8,000 iterations it still lost to ``tag`` by 111 chips/100 hands,
+where recall hand was even after 4,000 (``docs/equilibrium_methods.md``).
 """
 
 from __future__ import annotations
@@ -154,10 +155,7 @@ class SwapAbstractSolver:
         seed: int = 0,
         traversals: int = 1000,
         average_power: float = 1.0,
-        exchanges_by_line: bool = False,
     ) -> None:
-        """``exchanges_by_line``: an exchange's rows per betting line, as the responder's
-        (see :class:`RecallLayout`); by default every line of an exchange point shares them."""
         check_average_power(average_power)
         if config.rounds not in (2, 3):
             raise ValueError(
@@ -165,7 +163,7 @@ class SwapAbstractSolver:
             )
         self.config, self.buckets, self.seed, self.traversals = config, buckets, seed, traversals
         self.average_power = float(average_power)
-        self.layout = RecallLayout(config, buckets, "swap", exchanges_by_line)
+        self.layout = RecallLayout(config, buckets, "swap")
         self.tree = self.layout.tree
         self.recall = "swap"
         self.regrets = np.zeros((self.layout.rows, 1, WIDTH))
@@ -264,8 +262,7 @@ def save_swap_abstract(out: Path, solver: SwapAbstractSolver, info: dict) -> Non
     record = {
         "format": FORMAT, "config": rules_json(solver.config), "buckets": solver.buckets,
         "iterations": solver.iterations, "seed": solver.seed, "traversals": solver.traversals,
-        "average_power": solver.average_power, "recall": "swap", "rows": lay.rows,
-        "exchanges_by_line": lay.exchanges_by_line, **info,
+        "average_power": solver.average_power, "recall": "swap", "rows": lay.rows, **info,
     }  # fmt: skip
     (out / "abstraction.json").write_text(json.dumps(record, indent=2) + "\n")
 
@@ -295,11 +292,7 @@ def load_swap_abstract(directory: Path, record: dict, policy: str) -> SwapAbstra
     is a ``ValueError`` naming it."""
     path = directory / "abstraction.npz"
     try:
-        by_line = record.get("exchanges_by_line", True)
-        if not isinstance(by_line, bool):
-            raise ValueError(f"exchanges_by_line: must be true or false, got {by_line!r}")
-        config = LithConfig(**record["config"])
-        layout = RecallLayout(config, int(record["buckets"]), "swap", by_line)
+        layout = RecallLayout(LithConfig(**record["config"]), int(record["buckets"]), "swap")
         with np.load(path) as arrays:
             if not np.array_equal(arrays["hands"], layout.hands):
                 raise ValueError("its hands are not the hands of its rules")

@@ -21,10 +21,10 @@ from tests.responder_helpers import RULES, TINY
 from training.best_response import bot_table
 
 
-def random_solver(seed: int = 3, by_line: bool = False) -> SwapAbstractSolver:
+def random_solver(seed: int = 3) -> SwapAbstractSolver:
     """A solver whose current strategy is random, so that every row differs from the next:
     a row read for the wrong gift or hand plays other probabilities."""
-    solver = SwapAbstractSolver(TINY, 20, seed=1, traversals=1, exchanges_by_line=by_line)
+    solver = SwapAbstractSolver(TINY, 20, seed=1, traversals=1)
     solver.regrets[:] = np.random.default_rng(seed).random(solver.regrets.shape) ** 3
     return solver
 
@@ -56,7 +56,7 @@ def always_swapping(solver: SwapAbstractSolver) -> SwapAbstractSolver:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
-    [random_solver, lambda: always_swapping(random_solver()), lambda: random_solver(by_line=True)],
+    [random_solver, lambda: always_swapping(random_solver())],
 )
 def test_the_simulator_values_a_strategy_as_the_exact_game_does(make):
     solver = make()
