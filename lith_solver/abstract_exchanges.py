@@ -51,6 +51,7 @@ from lith_solver.solutions import as_probabilities
 
 __all__ = [
     "FORMAT",
+    "ExactlyMeasured",
     "ExchangeAbstractSolver",
     "ExchangeAbstraction",
     "PublicTree",
@@ -235,7 +236,56 @@ def _iterations(
                 )  # fmt: skip
 
 
-class ExchangeAbstractSolver:
+class ExactlyMeasured:
+    """What the solvers of the games with exchanges share: the exact game (built once) and the
+    real exploitability of their average and current strategies, each read into the exact
+    game by :meth:`exact_profile`; a solve to a number of iterations, measured as it goes."""
+
+    config: LithConfig
+    iterations: int
+    _game: ExchangeGame | None = None
+
+    def average_strategy(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def current_strategy(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def iterate(self, count: int) -> None:
+        raise NotImplementedError
+
+    def exact_profile(self, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple, np.ndarray]:
+        """``strategy`` as the exact game's (each decision point's (lines, states, actions))."""
+        raise NotImplementedError
+
+    def game(self) -> ExchangeGame:
+        """The exact game (built once), in which the strategy is measured."""
+        if self._game is None:
+            self._game = ExchangeGame(self.config)
+        return self._game
+
+    def measure(self) -> dict[str, float]:
+        """The real game's exact exploitability of the average and the current strategy."""
+        game = self.game()
+        out = {}
+        for name, strategy in (("average", self.average_strategy()),
+                               ("current", self.current_strategy())):  # fmt: skip
+            out[f"real_{name}"] = exploitability(game, self.exact_profile(game, strategy))[2]
+        return out
+
+    def solve(
+        self,
+        iterations: int,
+        check_every: int,
+        report: Callable[[dict], None] | None = None,
+        exact: bool = True,
+    ) -> list[dict[str, Any]]:
+        """Iterate to ``iterations``, reporting every ``check_every`` (see
+        :func:`solve_checked`)."""
+        return solve_checked(self, iterations, check_every, report, exact)
+
+
+class ExchangeAbstractSolver(ExactlyMeasured):
     """External-sampling MCCFR with linear weighting on the bucketed game with exchanges."""
 
     CHUNK = 50
@@ -282,7 +332,6 @@ class ExchangeAbstractSolver:
         self.regrets = np.zeros(shape)
         self.sums = np.zeros(shape)
         self.iterations = 0
-        self._game: ExchangeGame | None = None
 
     def iterate(self, count: int) -> None:
         tree = self.tree
@@ -310,31 +359,8 @@ class ExchangeAbstractSolver:
             out[d, :, :n] = normalized(weights[d, :, :n])
         return out
 
-    def game(self) -> ExchangeGame:
-        """The exact game (built once), in which the strategy is measured."""
-        if self._game is None:
-            self._game = ExchangeGame(self.config)
-        return self._game
-
-    def measure(self) -> dict[str, float]:
-        """The real game's exact exploitability of the average and the current strategy."""
-        game = self.game()
-        out = {}
-        for name, strategy in (("average", self.average_strategy()),
-                               ("current", self.current_strategy())):  # fmt: skip
-            out[f"real_{name}"] = exploitability(game, exact_game_strategy(self, game, strategy))[2]
-        return out
-
-    def solve(
-        self,
-        iterations: int,
-        check_every: int,
-        report: Callable[[dict], None] | None = None,
-        exact: bool = True,
-    ) -> list[dict[str, Any]]:
-        """Iterate to ``iterations``, reporting every ``check_every`` (see
-        :func:`solve_checked`)."""
-        return solve_checked(self, iterations, check_every, report, exact)
+    def exact_profile(self, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple, np.ndarray]:
+        return exact_game_strategy(self, game, strategy)
 
 
 def solve_checked(

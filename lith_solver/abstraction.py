@@ -26,7 +26,6 @@ The buckets and the traversal's compiled steps are those of the games with excha
 from __future__ import annotations
 
 import json
-import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +37,7 @@ from numba import njit
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_solver.abstract_exchanges import FORMAT as EXCHANGES_FORMAT
-from lith_solver.abstract_exchanges import load_exchange_abstract
+from lith_solver.abstract_exchanges import load_exchange_abstract, solve_checked
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
     check_average_power,
@@ -260,18 +259,7 @@ class AbstractSolver:
     ) -> list[dict[str, Any]]:
         """Run to ``iterations``, measuring every ``check_every``: the curve (iteration,
         CPU seconds of the solve so far, the four exploitabilities)."""
-        curve: list[dict[str, Any]] = []
-        spent = 0.0
-        while self.iterations < iterations:
-            start = time.process_time()
-            self.iterate(min(check_every, iterations - self.iterations))
-            spent += time.process_time() - start
-            entry = {"iteration": self.iterations, "cpu_seconds": round(spent, 3)}
-            entry.update(self.measure())
-            curve.append(entry)
-            if report is not None:
-                report(entry)
-        return curve
+        return solve_checked(self, iterations, check_every, report)
 
 
 def save_abstract(out: Path, solver: AbstractSolver, info: dict[str, Any]) -> None:

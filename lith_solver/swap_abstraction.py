@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numba import njit
@@ -38,10 +36,10 @@ from lith_solver.abstract_exchanges import (
     X0,
     X1_DISCARD,
     X1_KEEP,
-    solve_checked,
+    ExactlyMeasured,
 )
 from lith_solver.checkpoint import rules_json
-from lith_solver.exchanges import ExchangeGame, exploitability
+from lith_solver.exchanges import ExchangeGame
 from lith_solver.mccfr import (
     check_average_power,
     exchanged,
@@ -142,7 +140,7 @@ def _iterations(
                 )  # fmt: skip
 
 
-class SwapAbstractSolver:
+class SwapAbstractSolver(ExactlyMeasured):
     """External-sampling MCCFR with linear weighting, both players on a
     :class:`RecallLayout` of recall "swap" (``buckets`` equity buckets at betting)."""
 
@@ -169,7 +167,6 @@ class SwapAbstractSolver:
         self.regrets = np.zeros((self.layout.rows, 1, WIDTH))
         self.sums = np.zeros((self.layout.rows, 1, WIDTH))
         self.iterations = 0
-        self._game: ExchangeGame | None = None
 
     def iterate(self, count: int) -> None:
         lay, tree = self.layout, self.tree
@@ -221,32 +218,8 @@ class SwapAbstractSolver:
             )  # fmt: skip
         return values
 
-    def game(self) -> ExchangeGame:
-        """The exact game (built once), in which the strategy is measured."""
-        if self._game is None:
-            self._game = ExchangeGame(self.config)
-        return self._game
-
-    def measure(self) -> dict[str, float]:
-        """The real game's exact exploitability of the average and the current strategy."""
-        game = self.game()
-        out = {}
-        for name, strategy in (("average", self.average_strategy()),
-                               ("current", self.current_strategy())):  # fmt: skip
-            profile = layout_strategy(self.layout, self.layout, game, strategy)
-            out[f"real_{name}"] = exploitability(game, profile)[2]
-        return out
-
-    def solve(
-        self,
-        iterations: int,
-        check_every: int,
-        report: Callable[[dict], None] | None = None,
-        exact: bool = True,
-    ) -> list[dict[str, Any]]:
-        """Iterate to ``iterations``, reporting every ``check_every`` (see
-        :func:`lith_solver.abstract_exchanges.solve_checked`)."""
-        return solve_checked(self, iterations, check_every, report, exact)
+    def exact_profile(self, game: ExchangeGame, strategy: np.ndarray) -> dict[tuple, np.ndarray]:
+        return layout_strategy(self.layout, self.layout, game, strategy)
 
 
 def save_swap_abstract(out: Path, solver: SwapAbstractSolver, info: dict) -> None:
