@@ -21,11 +21,11 @@ demo: $(STAMP)
 	$(PY) -m experiments.demo --overwrite  # the demo's own folder, runs/demo, anew each time
 
 test: $(STAMP) chromium
-	$(PY) -m pytest -n 2  # two workers (pytest-xdist): the tests mostly use one core each
+	$(PY) -m pytest -n 2 --dist worksteal  # two workers (pytest-xdist), the idle one taking the other's queued tests
 
 # The quick run: every package, without the tests marked slow (pyproject.toml's markers).
 test-fast: $(STAMP) chromium
-	$(PY) -m pytest -n 2 -m "not slow"
+	$(PY) -m pytest -n 2 --dist worksteal -m "not slow"
 
 chromium:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \

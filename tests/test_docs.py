@@ -43,6 +43,10 @@ SMALL: dict[str, list[tuple[str, str]]] = {
         ("--record 2000", "--record 10"),
         ("--ray auto", "--ray"),  # a local Ray: the examples' cluster is not here
     ],
+    # the search takes a third of a second a move: ten hands, and a seven-card deck to measure
+    "tournament --game lith --players 2 --agents ismcts": [("--hands 2000", "--hands 10")],
+    "tournament --game gendeneia --players 3 --agents ismcts": [("--games 300", "--games 3")],
+    "exploitability ismcts": [("cards=0,1,2,3,4,5,6,7,8", "cards=0,1,2,3,4,5,6")],
     "report": [],
     "aivat": [("--hands 10000", "--hands 20")],
     "lbr": [("--hands 20000", "--hands 4"), ("--hands 2000", "--hands 4")],
@@ -68,6 +72,11 @@ SMALL: dict[str, list[tuple[str, str]]] = {
     ],
     "solve": [
         ("--target 0.0001", "--iterations 5 --check-every 5"),
+        # twenty cards take half a minute to build: twelve
+        (
+            "cards=0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38 ",
+            "cards=0,2,4,6,8,10,12,14,16,18,20,22 ",
+        ),
         # the checkpoint example: the smallest three-round game, stopped and resumed
         ("cards=0,2,4,6,8,10,12,14,16 ", "cards=0,5,9,14,20,26,31,38 --rule max_raises=0 "),
         ("--iterations 3000 --check-every 200", "--iterations 4 --check-every 2"),

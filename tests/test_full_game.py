@@ -23,6 +23,7 @@ seeds = [1]
 lbr_hands = 4
 lbr_particles = 50
 lbr_snapshots = true
+lbr_snapshot_hands = 2
 against = ["random"]
 hands = 20
 record = 10
