@@ -103,7 +103,7 @@ def _add_solve_options(parser: argparse.ArgumentParser) -> None:
         help="go on from OUT/checkpoint.npz, with the same rules (--iterations counts from the "
         "start of the solve); keeps checkpointing",
     )
-    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--out", required=True, default=argparse.SUPPRESS, help="output folder")
     _add_overwrite_option(parser)
 
 
@@ -112,7 +112,7 @@ def _add_overwrite_option(parser: argparse.ArgumentParser) -> None:
         "--overwrite",
         action="store_true",
         help="write into an --out folder that holds an earlier result, replacing it (without "
-        "it, such a folder is refused before any work) (default: off)",
+        "it, such a folder is refused before any work)",
     )
 
 
@@ -381,19 +381,19 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
         type=average_power_value,
         default=1.0,
         help="iteration t weighs t**POWER in the average strategy (regrets: t): 1 is linear "
-        "CFR's average, 2 discounted CFR's (gamma); 0-4 (default: 1)",
+        "CFR's average, 2 discounted CFR's (gamma); 0-4",
     )
     parser.add_argument(
         "--recall",
         choices=("hand", "swap", "perfect"),
-        default=None,
+        default=argparse.SUPPRESS,  # unset, not "hand": the one-round game refuses any recall
         help="games with exchanges: what a player remembers, the bucket of the hand it holds "
         "now (hand); that, the rank of the card it gave in the latest swap, and its exact hand "
         "at an exchange (swap); or its dealt hand's bucket and every exchange's action and "
         "card got (perfect; a strategy (4 x (cards + 1))^exchanges times larger) "
         "(default: hand)",
     )
-    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--out", required=True, default=argparse.SUPPRESS, help="output folder")
     _add_overwrite_option(parser)
 
 
@@ -415,17 +415,18 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     from lith_solver.abstraction import AbstractSolver, save_abstract
     from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
 
+    recall = getattr(args, "recall", None)  # None: not given
     try:
         config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
-        exact = exactly_measurable(config, args.recall)
+        exact = exactly_measurable(config, recall)
         if config.rounds == 1:
-            if args.recall is not None:
+            if recall is not None:
                 raise ValueError("--recall: only for games with exchanges (rounds=2 or 3)")
             solver: Any = AbstractSolver(
                 OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power,
             )  # fmt: skip
-        elif args.recall == "swap":
+        elif recall == "swap":
             solver = SwapAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power,
@@ -433,9 +434,9 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         else:
             solver = ExchangeAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
-                recall=args.recall or "hand", average_power=args.average_power,
+                recall=recall or "hand", average_power=args.average_power,
             )  # fmt: skip
-        save = save_swap_abstract if args.recall == "swap" else save_exchange_abstract
+        save = save_swap_abstract if recall == "swap" else save_exchange_abstract
         out = output_folder(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))

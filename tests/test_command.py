@@ -4,6 +4,7 @@ them all at 80 columns, an unknown one exits 2 naming it, and the docs name each
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 import tomllib
@@ -49,6 +50,9 @@ def test_every_command_runs_its_program_and_names_itself(name, capsys):
     usage = capsys.readouterr().out
     shown = "decktet play" if name == "play" else f"decktet {name}"
     assert usage.lower().startswith(f"usage: {shown}"), usage[:200]
+    # an option's default is said once (argparse's formatter adds its own to a written one)
+    for option in re.split(r"\n  (?=-)", usage):
+        assert option.count("(default") <= 1, option
 
 
 def test_a_bad_option_keeps_its_exit_code_2(capsys):

@@ -196,8 +196,8 @@ class TrainConfig:
     meta_units: int | None = field(
         default=None,
         metadata=_help(
-            "mixture nash: hands (Lith) or games (Gendeneia) per payoff-table entry, a "
-            f"multiple of players (default: {META_BLOCKS} duplicate blocks)"
+            "mixture nash: hands (Lith) or games (Gendeneia) per payoff-table entry, a multiple "
+            "of players"
         ),
     )
     uniform_share: float = field(
