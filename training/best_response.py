@@ -377,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--hands",
         type=duplicate_hands,
         default=20_000,
-        help="duplicate hands the response plays against the bot",
+        help="duplicate hands the response plays against the bot (default 20,000)",
     )
     parser.add_argument(
         "--prune",
@@ -387,7 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="past the first iterations, skip in 95%% of traversals the responder's actions "
         "that lag this many chips an iteration behind (default 0: walk every action)",
     )
-    parser.add_argument("--seed", type=seed_value, default=0, help="the sampling's seed")
+    parser.add_argument(
+        "--seed", type=seed_value, default=0, help="the sampling's seed (default 0)"
+    )
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier run in --out")
     parser.add_argument(
