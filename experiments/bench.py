@@ -71,10 +71,10 @@ def load_bench(path: Path) -> dict[str, Any]:
         unknown = [g for g in method.get("games", []) if g not in games]
         if not method.get("games") or unknown:
             raise _bad(f"methods.{name}.games", f"must name games of the bench, got {unknown}")
-        if method.get("recall", "hand") not in ("hand", "swap", "perfect"):
+        if method.get("recall", "hand") not in ("hand", "swap", "gift", "perfect"):
             raise _bad(
                 f"methods.{name}.recall",
-                f"must be hand, swap or perfect, got {method['recall']!r}",
+                f"must be hand, swap, gift or perfect, got {method['recall']!r}",
             )
         if "recall" in method and any(
             games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
@@ -124,8 +124,10 @@ def _mccfr(rules: dict[str, Any], method: dict[str, Any], seed: int) -> list[dic
         solver: Any = AbstractSolver(
             OneRoundGame(config), int(method["buckets"]), seed, traversals, power
         )
-    elif method.get("recall") == "swap":
-        solver = SwapAbstractSolver(config, int(method["buckets"]), seed, traversals, power)
+    elif method.get("recall") in ("swap", "gift"):
+        solver = SwapAbstractSolver(
+            config, int(method["buckets"]), seed, traversals, power, method["recall"]
+        )
     else:
         solver = ExchangeAbstractSolver(
             config, int(method["buckets"]), seed, traversals, method.get("recall", "hand"), power

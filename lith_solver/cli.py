@@ -385,11 +385,12 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--recall",
-        choices=("hand", "swap", "perfect"),
+        choices=("hand", "swap", "gift", "perfect"),
         default=argparse.SUPPRESS,  # unset, not "hand": the one-round game refuses any recall
         help="games with exchanges: what a player remembers, the bucket of the hand it holds "
         "now (hand); that, the rank of the card it gave in the latest swap, and its exact hand "
-        "at an exchange (swap); or its dealt hand's bucket and every exchange's action and "
+        "at an exchange (swap); as swap at betting and its hand's bucket at an exchange "
+        "(gift); or its dealt hand's bucket and every exchange's action and "
         "card got (perfect; a strategy (4 x (cards + 1))^exchanges times larger) "
         "(default: hand)",
     )
@@ -426,17 +427,17 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power,
             )  # fmt: skip
-        elif recall == "swap":
+        elif recall in ("swap", "gift"):
             solver = SwapAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
-                average_power=args.average_power,
+                average_power=args.average_power, recall=recall,
             )  # fmt: skip
         else:
             solver = ExchangeAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 recall=recall or "hand", average_power=args.average_power,
             )  # fmt: skip
-        save = save_swap_abstract if recall == "swap" else save_exchange_abstract
+        save = save_swap_abstract if recall in ("swap", "gift") else save_exchange_abstract
         out = output_folder(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))
@@ -485,7 +486,8 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
 def exactly_measurable(config: LithConfig, recall: str | None) -> bool:
     """Whether the real game of ``abstract`` fits the exact solver (then it is measured at
     every check); a game with exchanges too large for it is solved all the same, unmeasured,
-    with recall "hand" or "swap". ``ValueError`` names any other rule outside the solvers."""
+    with recall "hand", "swap" or "gift". ``ValueError`` names any other rule outside the
+    solvers."""
     try:
         check_solvable(config)
     except ValueError as error:

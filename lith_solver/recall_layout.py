@@ -9,7 +9,10 @@ discarded at each exchange):
 - at an exchange, its exact hand: which card to give matters card by card.
 
 It forgets the rest of its history (the card it drew, a swap before the latest). Recall
-"perfect" keeps it all: the dealt hand, and each exchange's action and card got.
+"gift" remembers as much at a betting decision, and at an exchange only the bucket of the
+hand it holds (as the bots of :mod:`lith_solver.abstract_exchanges` with recall "hand" do):
+one row a bucket there, not one a hand. Recall "perfect" keeps it all: the dealt hand, and
+each exchange's action and card got.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ __all__ = [
 ]
 
 RANKS = 13  # card ranks, Excuse 0 to Crown 12: what a player recalls of a swap
-RECALLS = ("swap", "perfect")
+RECALLS = ("swap", "gift", "perfect")
 
 
 def hand_cells(
@@ -59,7 +62,8 @@ class RecallLayout:
     """Where each information set of a player's recall is in its flat tables: ``offset[d]``
     the first row of public decision ``d``; at a betting decision ``bucket * recall[d] +
     rank`` (``recall[d]`` is 13 after a swap, else 1, and ``rank`` 0 then), at an exchange
-    the hand's index among the deck's hands."""
+    ``exchange_row``: the hand's index among the deck's hands (its bucket with recall
+    "gift")."""
 
     def __init__(self, config: LithConfig, buckets: int, recall: str = "swap") -> None:
         if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
@@ -78,6 +82,7 @@ class RecallLayout:
         self.hand_id = np.full(size**3, -1, dtype=np.int64)
         self.hand_id[index] = np.arange(len(self.hands))
         self.index = index
+        self.exchange_row = self.bucket if recall == "gift" else self.hand_id
         roles = ("imposter", "beggar") if config.excuse == "demon" else (config.excuse,)
         self.strengths = np.zeros((len(roles), size**3))
         for r, role in enumerate(roles):
@@ -97,7 +102,7 @@ class RecallLayout:
             if recall == "perfect":  # the dealt hand, each exchange's action and card got
                 rows[d] = len(self.hands) * (4 * (size + 1)) ** key[0]
             elif self.exchange[d]:
-                rows[d] = len(self.hands)
+                rows[d] = buckets if recall == "gift" else len(self.hands)
             else:
                 rows[d] = buckets * self.recall[d]
         self.offset = np.concatenate([[0], np.cumsum(rows)[:-1]])
@@ -122,7 +127,7 @@ class RecallLayout:
         local = self.position[list(hand)]
         h = (local[0] * size + local[1]) * size + local[2]
         if self.exchange[decision]:
-            return int(self.offset[decision] + self.hand_id[h])
+            return int(self.offset[decision] + self.exchange_row[h])
         rank = int(self.rank[self.position[given]]) if self.recall[decision] > 1 else 0
         return int(self.offset[decision] + self.bucket[h] * self.recall[decision] + rank)
 
@@ -162,7 +167,7 @@ def state_rows(
     """The row past ``rows_of.offset[decision]`` of each of ``player``'s private states in
     the exact game's stage: ``rows_of`` (a layout, or a bot's table) reads the hand's
     ``bucket`` times ``recall[decision]`` plus the latest gift's rank at a betting decision,
-    ``hand_id`` at an exchange; every line of a decision point, and every point of one kind in
+    ``exchange_row`` at an exchange; every line of a decision point, and every point of one kind in
     a stage, has the same rows. Recall "perfect" numbers each state's history."""
     stage, size = game.stages[stage_index], len(layout.deck)
     keys = stage.state_keys[player]
@@ -174,7 +179,7 @@ def state_rows(
     local = layout.position[np.asarray(stage.state_hands[player], dtype=np.int64)]
     cells = (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
     if rows_of.exchange[decision]:
-        return rows_of.hand_id[cells]
+        return rows_of.exchange_row[cells]
     multiple = int(rows_of.recall[decision])
     rows = rows_of.bucket[cells] * multiple
     if multiple > 1:

@@ -62,21 +62,22 @@ __all__ = [
 
 PRUNE_AFTER = 100  # iterations walked in full before pruning starts
 POLICIES = ("average", "current")
+RESPONDER_RECALLS = ("swap", "perfect")  # what it recalls: its exact hand at an exchange
 
 
 @dataclass(frozen=True)
 class BotTable:
     """A frozen bot: ``strategy`` (rows, 4) and where each hand's row is, as a
-    :class:`RecallLayout` of recall "swap" says: public decision ``d``'s rows start at
-    ``offset[d]``; at a betting decision a hand plays ``bucket[cell] * recall[d]`` (plus the
+    :class:`RecallLayout` of recall "swap" or "gift" says: public decision ``d``'s rows start
+    at ``offset[d]``; at a betting decision a hand plays ``bucket[cell] * recall[d]`` (plus the
     rank of the card it gave in the latest swap where ``recall[d]`` is 13), at an exchange
-    (``exchange[d]``) ``hand_id[cell]``; ``cell`` is the hand's three deck positions' index
+    (``exchange[d]``) ``exchange_row[cell]``; ``cell`` is the hand's three deck positions' index
     among size**3 (-1 where no hand)."""
 
     strategy: np.ndarray
     offset: np.ndarray
     bucket: np.ndarray
-    hand_id: np.ndarray
+    exchange_row: np.ndarray
     recall: np.ndarray
     exchange: np.ndarray
 
@@ -101,13 +102,14 @@ class BotTable:
 
     @classmethod
     def of_layout(cls, layout: RecallLayout, strategy: np.ndarray) -> BotTable:
-        """A bot of recall "swap" (:mod:`lith_solver.swap_abstraction`): its ``strategy``'s
-        rows are ``layout``'s."""
-        if layout.recall_mode != "swap":
-            raise ValueError(f"bot: a table of recall swap, not {layout.recall_mode!r}")
+        """A bot of recall "swap" or "gift" (:mod:`lith_solver.swap_abstraction`): its
+        ``strategy``'s rows are ``layout``'s."""
+        if layout.recall_mode not in ("swap", "gift"):
+            raise ValueError(f"bot: a table of recall swap or gift, not {layout.recall_mode!r}")
         return cls(
-            strategy, layout.offset, layout.bucket, layout.hand_id, layout.recall, layout.exchange
-        )
+            strategy, layout.offset, layout.bucket, layout.exchange_row, layout.recall,
+            layout.exchange,
+        )  # fmt: skip
 
     @property
     def decisions(self) -> int:
@@ -117,7 +119,7 @@ class BotTable:
         """The row a hand (``cell``: its deck positions' index) plays at public ``decision``,
         ``rank`` that of the card it gave in the latest swap (read where ``recall`` is 13)."""
         if self.exchange[decision]:
-            return int(self.offset[decision] + self.hand_id[cell])
+            return int(self.offset[decision] + self.exchange_row[cell])
         extra = rank if self.recall[decision] > 1 else 0
         return int(self.offset[decision] + self.bucket[cell] * self.recall[decision] + extra)
 
@@ -150,10 +152,10 @@ def _respond(
     sigma = np.empty(n)
     i = -1
     if q != p:  # the bot: one action drawn from its probabilities
-        bot_strategy, bot_offset, bot_bucket, bot_hand_id, bot_recall, bot_exchange = bot
+        bot_strategy, bot_offset, bot_bucket, bot_exchange_row, bot_recall, bot_exchange = bot
         cell = hand_index(hands[q], position, size)
         if bot_exchange[d]:
-            row = bot_offset[d] + bot_hand_id[cell]
+            row = bot_offset[d] + bot_exchange_row[cell]
         else:
             row = bot_offset[d] + bot_bucket[cell] * bot_recall[d]
             if bot_recall[d] > 1:
@@ -301,6 +303,10 @@ class ResponderSolver:
         traversals (0: every action walked)."""
         if isinstance(prune, bool) or not isinstance(prune, int | float) or not prune >= 0:
             raise ValueError(f"prune: must be a number of chips >= 0, got {prune!r}")
+        if layout.recall_mode not in RESPONDER_RECALLS:
+            raise ValueError(
+                f"layout: the responder recalls swap or perfect, not {layout.recall_mode!r}"
+            )
         decisions = len(layout.tree.decisions)
         if bot.decisions != decisions:
             raise ValueError(
@@ -308,14 +314,14 @@ class ResponderSolver:
             )
         if bot.strategy.ndim != 2 or bot.strategy.shape[1] != WIDTH:
             raise ValueError(f"bot: its table has shape {bot.strategy.shape}, not (rows, {WIDTH})")
-        if bot.bucket.shape != layout.bucket.shape or bot.hand_id.shape != layout.bucket.shape:
+        if bot.bucket.shape != layout.bucket.shape or bot.exchange_row.shape != layout.bucket.shape:
             raise ValueError("bot: its rows are not indexed by this deck's hands")
         self.layout, self.bot, self.seed, self.traversals = layout, bot, seed, traversals
         self._bot = (
             bot.strategy,
             bot.offset,
             bot.bucket,
-            bot.hand_id,
+            bot.exchange_row,
             bot.recall,
             bot.exchange,
         )  # what the compiled traversal reads
@@ -420,6 +426,8 @@ def load_response(
             raise ValueError(f"not a {FORMAT} record")
         policy = policy or record["policy"]
         config = LithConfig(**record["config"])
+        if record["recall"] not in RESPONDER_RECALLS:
+            raise ValueError(f"recall: must be swap or perfect, got {record['recall']!r}")
         layout = RecallLayout(config, int(record["buckets"]), record["recall"])
         with np.load(arrays_path) as arrays:
             bucket, rows = arrays["bucket"], np.asarray(arrays[policy], dtype=np.float64)

@@ -1,5 +1,6 @@
 """External-sampling MCCFR for heads-up limit Lith with exchanges, with recall "swap": each
-player remembers what the responder of :mod:`lith_solver.responder` remembers.
+player remembers what the responder of :mod:`lith_solver.responder` remembers (or, with
+recall "gift", as much at a betting decision and only its hand's bucket at an exchange).
 
 - At a betting decision: the equity bucket of the hand it holds now and, after a swap, the
   rank of the card it gave in the latest one (its opponent holds that card now).
@@ -16,7 +17,8 @@ Where it pays: small decks, where every hand's rows are visited often
 (``experiments/bench_recall.toml``). On the full game its 17 million rows (50 buckets; 13
 million of them an exact hand at one of 999 exchange decisions) learn far slower than recall
 hand's 0.7 million: after 8,000 iterations it still lost to ``tag`` by 111 chips/100 hands,
-where recall hand was even after 4,000 (``docs/equilibrium_methods.md``).
+where recall hand was even after 4,000 (``docs/equilibrium_methods.md``). Recall "gift"
+keeps the gift's rank at betting with recall hand's exchange rows, 0.9 million rows in all.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from lith_solver.solutions import as_probabilities
 
 __all__ = [
     "FORMAT",
+    "RECALLS",
     "SwapAbstractSolver",
     "SwapAbstraction",
     "load_swap_abstract",
@@ -62,6 +65,7 @@ __all__ = [
 ]
 
 FORMAT = "lith-abstract-swap-1"
+RECALLS = ("swap", "gift")  # the recalls of RecallLayout this solver plays
 
 
 # Not cached: numba's cache reloads a recursive function wrongly (see abstraction.py).
@@ -142,7 +146,8 @@ def _iterations(
 
 class SwapAbstractSolver(ExactlyMeasured):
     """External-sampling MCCFR with linear weighting, both players on a
-    :class:`RecallLayout` of recall "swap" (``buckets`` equity buckets at betting)."""
+    :class:`RecallLayout` of recall ``recall``, "swap" or "gift" (``buckets`` equity buckets
+    at betting)."""
 
     CHUNK = 50
 
@@ -153,17 +158,20 @@ class SwapAbstractSolver(ExactlyMeasured):
         seed: int = 0,
         traversals: int = 1000,
         average_power: float = 1.0,
+        recall: str = "swap",
     ) -> None:
         check_average_power(average_power)
+        if recall not in RECALLS:
+            raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
         if config.rounds not in (2, 3):
             raise ValueError(
                 f"rounds: this is the game with exchanges (2 or 3), got {config.rounds}"
             )
         self.config, self.buckets, self.seed, self.traversals = config, buckets, seed, traversals
         self.average_power = float(average_power)
-        self.layout = RecallLayout(config, buckets, "swap")
+        self.layout = RecallLayout(config, buckets, recall)
         self.tree = self.layout.tree
-        self.recall = "swap"
+        self.recall = recall
         self.regrets = np.zeros((self.layout.rows, 1, WIDTH))
         self.sums = np.zeros((self.layout.rows, 1, WIDTH))
         self.iterations = 0
@@ -175,7 +183,7 @@ class SwapAbstractSolver(ExactlyMeasured):
             _iterations(
                 self.iterations + 1, step, self.traversals, self.seed, lay.deck, tree.kind,
                 tree.player, tree.width, tree.child, tree.decision, tree.paid, lay.position,
-                lay.bucket, lay.hand_id, lay.rank, lay.offset, lay.recall, lay.exchange,
+                lay.bucket, lay.exchange_row, lay.rank, lay.offset, lay.recall, lay.exchange,
                 lay.strengths, self.regrets, self.sums, self.average_power,
             )  # fmt: skip
             self.iterations += step
@@ -213,7 +221,7 @@ class SwapAbstractSolver(ExactlyMeasured):
             values[i] = _traverse(
                 0, player, hands, order, 6, 0, ranks, tree.kind, tree.player, tree.width,
                 tree.child, tree.decision, tree.paid, lay.position, len(lay.deck), lay.bucket,
-                lay.hand_id, lay.rank, lay.offset, lay.recall, lay.exchange, lay.strengths,
+                lay.exchange_row, lay.rank, lay.offset, lay.recall, lay.exchange, lay.strengths,
                 regrets, sums, 0.0, 0.0,
             )  # fmt: skip
         return values
@@ -235,19 +243,18 @@ def save_swap_abstract(out: Path, solver: SwapAbstractSolver, info: dict) -> Non
     record = {
         "format": FORMAT, "config": rules_json(solver.config), "buckets": solver.buckets,
         "iterations": solver.iterations, "seed": solver.seed, "traversals": solver.traversals,
-        "average_power": solver.average_power, "recall": "swap", "rows": lay.rows, **info,
+        "average_power": solver.average_power, "recall": solver.recall, "rows": lay.rows, **info,
     }  # fmt: skip
     (out / "abstraction.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 class SwapAbstraction:
-    """A saved strategy of recall "swap", read without the exact game (so on any deck): its
-    :class:`RecallLayout` and ``strategy`` (rows, 4)."""
-
-    recall = "swap"
+    """A saved strategy of recall "swap" or "gift", read without the exact game (so on any
+    deck): its :class:`RecallLayout` and ``strategy`` (rows, 4)."""
 
     def __init__(self, layout: RecallLayout, strategy: np.ndarray) -> None:
         self.layout, self.strategy = layout, strategy
+        self.recall = layout.recall_mode
         self.config, self.tree, self.decision_of = layout.config, layout.tree, layout.decision_of
 
     def strategy_at(
@@ -265,7 +272,10 @@ def load_swap_abstract(directory: Path, record: dict, policy: str) -> SwapAbstra
     is a ``ValueError`` naming it."""
     path = directory / "abstraction.npz"
     try:
-        layout = RecallLayout(LithConfig(**record["config"]), int(record["buckets"]), "swap")
+        recall = record.get("recall", "swap")
+        if recall not in RECALLS:
+            raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
+        layout = RecallLayout(LithConfig(**record["config"]), int(record["buckets"]), recall)
         with np.load(path) as arrays:
             if not np.array_equal(arrays["hands"], layout.hands):
                 raise ValueError("its hands are not the hands of its rules")

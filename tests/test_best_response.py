@@ -228,8 +228,12 @@ def test_a_corrupt_response_is_refused_naming_it(bot, tmp_path):
     np.savez_compressed(tmp_path / "response.npz", bucket=bucket, average=average[:-1])
     with pytest.raises(ValueError, match="response: .* is corrupt: average has shape"):
         load_response(tmp_path)
-    with pytest.raises(ValueError, match="recall: must be swap or perfect"):
+    with pytest.raises(ValueError, match="recall: must be swap or gift or perfect, got 'total'"):
         RecallLayout(TINY, 20, recall="total")
+    record = json.loads((tmp_path / "response.json").read_text())
+    (tmp_path / "response.json").write_text(json.dumps({**record, "recall": "gift"}))
+    with pytest.raises(ValueError, match="is corrupt: recall: must be swap or perfect, got 'gift'"):
+        load_response(tmp_path)
 
 
 def test_latest_gift_reads_the_card_given_in_the_latest_swap():

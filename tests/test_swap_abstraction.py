@@ -1,6 +1,6 @@
-"""MCCFR with recall "swap" (lith_solver.swap_abstraction): the compiled traversal and the
-exact game read the same rows, the agent plays what the solver measured, the best response
-reads such a bot exactly, and the command and its files."""
+"""MCCFR with recall "swap" and "gift" (lith_solver.swap_abstraction): the compiled traversal
+and the exact game read the same rows, the agent plays what the solver measured, the best
+response reads such a bot exactly, and the command and its files."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from lith_solver.cli import main as lith_solver_main
 from lith_solver.exchanges import exploitability, profile_value
 from lith_solver.exploitability import best_response_to, solvable_game
-from lith_solver.recall_layout import layout_strategy
+from lith_solver.recall_layout import RecallLayout, layout_strategy
 from lith_solver.responder import BotTable, ResponderSolver, mean_interval
 from lith_solver.response_calibration import exact_response_value
 from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
@@ -20,11 +20,13 @@ from tablegame.registry import make_agent
 from tests.responder_helpers import RULES, TINY
 from training.best_response import bot_table
 
+RECALLS = ("swap", "gift")
 
-def random_solver(seed: int = 3) -> SwapAbstractSolver:
+
+def random_solver(seed: int = 3, recall: str = "swap") -> SwapAbstractSolver:
     """A solver whose current strategy is random, so that every row differs from the next:
-    a row read for the wrong gift or hand plays other probabilities."""
-    solver = SwapAbstractSolver(TINY, 20, seed=1, traversals=1)
+    a row read for the wrong gift, hand or bucket plays other probabilities."""
+    solver = SwapAbstractSolver(TINY, 20, seed=1, traversals=1, recall=recall)
     solver.regrets[:] = np.random.default_rng(seed).random(solver.regrets.shape) ** 3
     return solver
 
@@ -36,6 +38,28 @@ def test_a_swap_is_remembered_only_where_the_public_course_has_one():
         key = lay.tree.keys[node]
         assert lay.recall[d] == (13 if "swap" in patterns[key[1]] else 1)
         assert lay.exchange[d] == (key[2] in ("x0", "x1k", "x1d"))
+
+
+def rows_of_hands(layout, decision: int) -> np.ndarray:
+    """Each hand's row past the decision's first, as ``information_set`` numbers it (the
+    hand's lowest card as the one given in the latest swap)."""
+    rows = [layout.information_set(decision, tuple(h), int(h[0])) for h in layout.hands]
+    return np.array(rows) - layout.offset[decision]
+
+
+def test_gift_remembers_the_swap_at_betting_and_the_bucket_at_an_exchange():
+    """Recall gift has swap's betting rows and one exchange row a bucket, which every hand
+    in the bucket plays; swap gives each hand its own."""
+    swap = SwapAbstractSolver(TINY, 20).layout
+    gift = SwapAbstractSolver(TINY, 20, recall="gift").layout
+    for d in range(len(swap.offset)):
+        if swap.exchange[d]:
+            assert np.array_equal(rows_of_hands(gift, d), gift.bucket[gift.index])
+            assert np.array_equal(rows_of_hands(swap, d), np.arange(len(swap.hands)))
+        else:
+            assert np.array_equal(rows_of_hands(gift, d), rows_of_hands(swap, d))
+    exchanges = int(swap.exchange.sum())
+    assert swap.rows - gift.rows == exchanges * (len(swap.hands) - 20)
 
 
 def always_swapping(solver: SwapAbstractSolver) -> SwapAbstractSolver:
@@ -56,7 +80,12 @@ def always_swapping(solver: SwapAbstractSolver) -> SwapAbstractSolver:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
-    [random_solver, lambda: always_swapping(random_solver())],
+    [
+        random_solver,
+        lambda: always_swapping(random_solver()),
+        lambda: always_swapping(random_solver(recall="gift")),
+    ],
+    ids=["swap", "swap-always-swapping", "gift-always-swapping"],
 )
 def test_the_simulator_values_a_strategy_as_the_exact_game_does(make):
     solver = make()
@@ -107,8 +136,9 @@ def test_a_row_the_average_never_weighed_plays_the_current_strategy():
 
 
 @pytest.mark.slow
-def test_the_agent_plays_the_strategy_the_solver_measured(tmp_path):
-    solver = SwapAbstractSolver(TINY, 12, seed=4, traversals=100)
+@pytest.mark.parametrize("recall", RECALLS)
+def test_the_agent_plays_the_strategy_the_solver_measured(tmp_path, recall):
+    solver = SwapAbstractSolver(TINY, 12, seed=4, traversals=100, recall=recall)
     solver.iterate(60)
     save_swap_abstract(tmp_path, solver, {})
     figures = solver.measure()
@@ -120,34 +150,37 @@ def test_the_agent_plays_the_strategy_the_solver_measured(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_best_response_reads_a_swap_bot_exactly(tmp_path):
-    bot = random_solver(seed=8)
+@pytest.mark.parametrize("recall", RECALLS)
+def test_the_best_response_reads_a_swap_bot_exactly(tmp_path, recall):
+    bot = random_solver(seed=8, recall=recall)
     save_swap_abstract(tmp_path, bot, {})
     table = bot_table(f"abstract:{tmp_path}", TINY)  # read from the file, not asked
     assert table.strategy.shape == (bot.layout.rows, 4)
     assert np.allclose(table.strategy, bot.average_strategy(), atol=1e-6)
     game = bot.game()
-    responder = ResponderSolver(bot.layout, table, seed=4, traversals=50)
+    layout = RecallLayout(TINY, 20, "swap")  # the responder's own recall, whatever the bot's
+    responder = ResponderSolver(layout, table, seed=4, traversals=50)
     responder.iterate(100)
     average = responder.average_strategy()
     sampled = responder.sampled_values(20_000, seed=9)
     for p in range(2):
         mean, half = mean_interval(sampled[p])
-        exact = exact_response_value(game, bot.layout, table, average, p)
+        exact = exact_response_value(game, layout, table, average, p)
         assert abs(mean - exact) < 1.5 * half, (p, mean, half, exact)
 
 
-def test_the_command_solves_saves_and_measures_recall_swap(tmp_path, capsys):
+@pytest.mark.parametrize("recall", RECALLS)
+def test_the_command_solves_saves_and_measures_recall_swap(tmp_path, capsys, recall):
     out = tmp_path / "abs"
-    argv = ["abstract", *RULES, "--recall", "swap", "--buckets", "12", "--iterations", "40",
+    argv = ["abstract", *RULES, "--recall", recall, "--buckets", "12", "--iterations", "40",
             "--check-every", "20", "--traversals", "50", "--out", str(out)]  # fmt: skip
     assert lith_solver_main(argv) == 0
     printed = capsys.readouterr().out
     assert "iteration 40" in printed and "in the real game" in printed
     record = json.loads((out / "abstraction.json").read_text())
-    assert record["recall"] == "swap" and record["iterations"] == 40
+    assert record["recall"] == recall and record["iterations"] == 40
     agent = make_agent(f"abstract:{out}", "lith", seed=0, config=TINY)
-    assert agent.game.recall == "swap"
+    assert agent.game.recall == recall
 
 
 @pytest.mark.parametrize(
@@ -181,7 +214,11 @@ def test_a_corrupt_file_is_refused_naming_it(tmp_path):
 
 
 def test_a_table_of_another_recall_is_refused():
-    from lith_solver.recall_layout import RecallLayout
-
-    with pytest.raises(ValueError, match="bot: a table of recall swap, not 'perfect'"):
+    with pytest.raises(ValueError, match="bot: a table of recall swap or gift, not 'perfect'"):
         BotTable.of_layout(RecallLayout(TINY, 56, "perfect"), np.zeros((1, 4)))
+    gift = RecallLayout(TINY, 20, "gift")  # the responder plans each hand's exchange
+    table = BotTable.of_layout(gift, np.zeros((gift.rows, 4)))
+    with pytest.raises(
+        ValueError, match="layout: the responder recalls swap or perfect, not 'gift'"
+    ):
+        ResponderSolver(gift, table)

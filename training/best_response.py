@@ -13,8 +13,8 @@ On the one-round game (``--rule rounds=1``) the best response is exact
 the computed value is the bot's exploitability, saved as ``solved:OUT`` and played the same way.
 
 Bots: any heads-up Lith agent. The bot's table gives its action probabilities at every public
-decision for each hand it may hold. An ``abstract:DIR`` bot with ``recall`` hand or swap (and
-the zoo's names for one, ``zoo:lith-hu``) has that table in its file. Any other agent is asked,
+decision for each hand it may hold. An ``abstract:DIR`` bot with ``recall`` hand, swap or gift
+(and the zoo's names for one, ``zoo:lith-hu``) has that table in its file. Any other agent is asked,
 in batches through the agent protocol, at every public decision for every hand
 (:func:`lith_solver.agent_strategy.public_tree_strategy`): about 7 CPU minutes on the full
 game for a heuristic, kept in ``OUT/bot_table.npy`` for ``--resume``.
@@ -46,6 +46,7 @@ from lith_solver.responder import (
     save_response,
 )
 from lith_solver.solving import heads_up_config
+from lith_solver.swap_abstraction import RECALLS as SWAP_RECALLS
 from tablegame.cli import (
     duplicate_hands,
     non_negative_float,
@@ -85,7 +86,7 @@ def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTabl
     if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) == "hand":
         strategy = np.asarray(abstraction.strategy, dtype=np.float64)
         return BotTable.dense(strategy, abstraction.bucket)
-    if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) == "swap":
+    if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) in SWAP_RECALLS:
         return BotTable.of_layout(abstraction.layout, abstraction.strategy)
     kept = None if out is None else out / TABLE_FILE
     if kept is not None and kept.is_file():
