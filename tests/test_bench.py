@@ -90,7 +90,7 @@ def test_a_training_method_is_measured_at_every_checkpoint(tmp_path):
         ("", None, "methods: a list of [[methods]] tables"),
         (MCCFR.replace('"mccfr"\ngames', '"cfr"\ngames'), None, "methods.mccfr.kind: must be"),
         (MCCFR.replace('["small", "small2"]', '["big"]'), None, "methods.mccfr.games: must name"),
-        (MCCFR + 'recall = "total"\n', None, "methods.mccfr.recall: must be hand, swap, gift or perfect"),
+        (MCCFR + 'recall = "total"\n', None, "methods.mccfr.recall: must be hand, swap, gift"),
         (MCCFR + 'recall = "perfect"\n', None, "methods.mccfr.recall: only for games with"),
         (MCCFR + "average_power = 9\n", None, "methods.mccfr.average_power: must be a number"),
         (
