@@ -149,6 +149,19 @@ def exchanged(hands, order, top, pending, a):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def gifts_after(ranks, got, pending, a, card_rank, position):  # pragma: no cover - compiled
+    """The rank of the card each player gave in the latest swap, after the exchange of
+    ``exchanged`` that handed out ``got``: new ones if the two swapped (each gave what the
+    other got), else ``ranks`` as they were."""
+    if pending > 0 and a > 0:
+        out = np.empty(2, dtype=np.int64)
+        out[0] = card_rank[position[got[1]]]
+        out[1] = card_rank[position[got[0]]]
+        return out
+    return ranks
+
+
+@njit(cache=True)
 def showdown_sign(hands, p, strengths, position, size):  # pragma: no cover - compiled
     """+1 if player ``p``'s hand wins the showdown, -1 if it loses, 0 on a tie: averaged over
     the rows of ``strengths`` (the Excuse's readings under the demon)."""

@@ -42,6 +42,7 @@ from lith_solver.abstract_exchanges import (
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
     exchanged,
+    gifts_after,
     hand_index,
     regret_strategy,
     showdown_sign,
@@ -196,10 +197,7 @@ def _respond(
         elif X1_KEEP <= k <= X1_DISCARD:  # the dealer decided: the exchange happens
             next_hands, next_top, got = exchanged(hands, order, top, pending, a)
             next_pending = 0
-            if pending > 0 and a > 0:  # a swap: each gave what the other got
-                next_ranks = np.empty(2, dtype=np.int64)
-                next_ranks[0] = card_rank[position[got[1]]]
-                next_ranks[1] = card_rank[position[got[0]]]
+            next_ranks = gifts_after(ranks, got, pending, a, card_rank, position)
             if history >= 0:  # what it learned: its own action and the card it got
                 own = pending if p == 0 else a
                 received = position[got[p]] + 1 if got[p] >= 0 else 0

@@ -45,6 +45,7 @@ from lith_solver.exchanges import ExchangeGame
 from lith_solver.mccfr import (
     check_average_power,
     exchanged,
+    gifts_after,
     hand_index,
     regret_strategy,
     regret_update,
@@ -102,10 +103,7 @@ def _traverse(
         elif X1_KEEP <= k <= X1_DISCARD:  # the dealer decided: the exchange happens
             next_hands, next_top, got = exchanged(hands, order, top, pending, a)
             next_pending = 0
-            if pending > 0 and a > 0:  # a swap: each gave what the other got
-                next_ranks = np.empty(2, dtype=np.int64)
-                next_ranks[0] = card_rank[position[got[1]]]
-                next_ranks[1] = card_rank[position[got[0]]]
+            next_ranks = gifts_after(ranks, got, pending, a, card_rank, position)
         values[a] = _traverse(
             child[node, a], p, next_hands, order, next_top, next_pending, next_ranks, kind,
             player, width, child, decision, paid, position, size, bucket, hand_id, card_rank,
