@@ -137,15 +137,16 @@ def test_the_shipped_bench_file_is_valid():
 def test_the_recall_bench_file_is_valid():
     bench = load_bench(Path("experiments/bench_recall.toml"))
     assert set(bench["games"]) == {"rounds2_14", "rounds3_9"}
-    assert {m["recall"] for m in bench["methods"]} == {"hand", "swap", "perfect"}
+    assert {m["recall"] for m in bench["methods"]} == {"hand", "swap", "gift", "perfect"}
 
 
-def test_a_method_of_recall_swap_runs_the_swap_solver(tmp_path):
-    methods = MCCFR.replace('["small", "small2"]', '["small2"]') + 'recall = "swap"\n'
+@pytest.mark.parametrize("recall", ["swap", "gift"])
+def test_a_method_of_recall_swap_runs_the_swap_solver(tmp_path, recall):
+    methods = MCCFR.replace('["small", "small2"]', '["small2"]') + f'recall = "{recall}"\n'
     path = _bench(tmp_path, methods)
     assert main([str(path), "--seeds", "1"]) == 0
     curve = json.loads((tmp_path / "out/small2/mccfr/seed-1/curve.json").read_text())
     assert [p["iteration"] for p in curve] == [30, 60]
     config = LithConfig(rounds=2, max_raises=0, cards=tuple(json.loads(CARDS)))
-    solver = SwapAbstractSolver(config, 8, seed=1, traversals=50)  # the bench's solve, again
+    solver = SwapAbstractSolver(config, 8, seed=1, traversals=50, recall=recall)  # again
     assert curve[-1]["average"] == pytest.approx(solver.solve(60, 60)[-1]["real_average"])
