@@ -115,6 +115,7 @@ def _mccfr(rules: dict[str, Any], method: dict[str, Any], seed: int) -> list[dic
     from lith_solver.abstraction import AbstractSolver
     from lith_solver.one_round import OneRoundGame
     from lith_solver.solving import heads_up_config
+    from lith_solver.swap_abstraction import RECALLS as SWAP_RECALLS
     from lith_solver.swap_abstraction import SwapAbstractSolver
 
     config = heads_up_config(rules)
@@ -124,7 +125,7 @@ def _mccfr(rules: dict[str, Any], method: dict[str, Any], seed: int) -> list[dic
         solver: Any = AbstractSolver(
             OneRoundGame(config), int(method["buckets"]), seed, traversals, power
         )
-    elif method.get("recall") in ("swap", "gift"):
+    elif method.get("recall") in SWAP_RECALLS:
         solver = SwapAbstractSolver(
             config, int(method["buckets"]), seed, traversals, power, method["recall"]
         )

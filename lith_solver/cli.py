@@ -414,6 +414,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     """``abstract``: bucket the hands, solve the abstract game by MCCFR, save and plot it."""
     from lith_solver.abstract_exchanges import ExchangeAbstractSolver, save_exchange_abstract
     from lith_solver.abstraction import AbstractSolver, save_abstract
+    from lith_solver.swap_abstraction import RECALLS as SWAP_RECALLS
     from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
 
     recall = getattr(args, "recall", None)  # None: not given
@@ -427,7 +428,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power,
             )  # fmt: skip
-        elif recall in ("swap", "gift"):
+        elif recall in SWAP_RECALLS:
             solver = SwapAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power, recall=recall,
@@ -437,7 +438,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 recall=recall or "hand", average_power=args.average_power,
             )  # fmt: skip
-        save = save_swap_abstract if recall in ("swap", "gift") else save_exchange_abstract
+        save = save_swap_abstract if recall in SWAP_RECALLS else save_exchange_abstract
         out = output_folder(args.out, overwrite=args.overwrite)
     except ValueError as error:
         parser.error(str(error))
