@@ -9,6 +9,7 @@ copy; the agent keeps its label (the spec as given) everywhere in results.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import shutil
@@ -32,12 +33,18 @@ __all__ = [
 
 
 def pack(path: Path) -> bytes:
-    """A file or a folder's files as a gzipped tar (``ValueError`` if there is none)."""
+    """A file or a folder's files as a gzipped tar (``ValueError`` if there is none).
+
+    The same content packs to the same bytes at any time: the gzip header's time is fixed,
+    so a node's copy is named by the content alone and is found again by a later pack."""
     path = Path(path)
     if not path.exists():
         raise ValueError(f"{str(path)!r}: no such file or folder to send to the workers")
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as compressed,
+        tarfile.open(fileobj=compressed, mode="w") as tar,
+    ):
         tar.add(path, arcname=path.name, recursive=True)
     return buffer.getvalue()
 

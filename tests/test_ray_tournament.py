@@ -310,3 +310,12 @@ def test_model_files_travel_packed_and_unpack_once(tmp_path):
     assert unpacked("0" * 20) is None
     with pytest.raises(ValueError, match="no such file or folder"):
         pack(tmp_path / "missing.zip")
+
+
+def test_a_pack_is_named_by_its_content_not_by_the_clock(tmp_path, monkeypatch):
+    network = tmp_path / "net.zip"
+    network.write_bytes(b"weights")
+    monkeypatch.setattr(time, "time", lambda: 1_000_000_000.0)
+    early = pack(network)
+    monkeypatch.setattr(time, "time", lambda: 2_000_000_000.0)
+    assert pack(network) == early  # a later pack finds the copy an earlier one unpacked
