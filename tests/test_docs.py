@@ -4,17 +4,25 @@ Each ```python block runs alone in a fresh interpreter (in an empty folder, unde
 Each ```sh block runs command by command in one fresh folder: a command listed in ``SMALL``
 runs for real with the small sizes given there; any other runs with ``--help`` appended, so its
 program and every flag before it are still checked (argparse converts each value as it reads it).
-``make`` and ``pip`` lines are the set-up, which CI runs itself. A small command with ``--ray``
-runs in this process, on the tests' one local Ray (the ``ray_cluster`` fixture): in a process of
-its own each would start a Ray of its own, some fifteen seconds apiece.
+``make`` and ``pip`` lines are the set-up, which CI runs itself.
+
+The suite's own commands (``decktet ...``, ``python -m MODULE ...``) run in this process, as
+``MODULE.main(ARGS)`` in the block's folder: a fresh interpreter would import torch and compile
+the solvers' kernels again for each of some 130 commands. A small command with ``--ray`` runs on
+the tests' one local Ray (the ``ray_cluster`` fixture); in a process of its own each would start
+a Ray of its own, some fifteen seconds apiece. Other programs (``ray start``, ``python
+SCRIPT``, ``python -c``) run in a process of their own. ``tests/test_command.py`` runs the
+installed ``decktet`` itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -183,8 +191,8 @@ QUICK_PROGRAMS = ("hands",)
 
 def _runs_long(language: str, block: str) -> bool:
     """Whether a block trains a network (python) or starts a program that is not one of the
-    quick ones (sh): a fresh interpreter importing torch or numba takes seconds even for
-    --help."""
+    quick ones (sh): the first command of a worker to import torch or compile a kernel takes
+    seconds, even for --help."""
     if language == "python":
         return ".learn(" in block
     return any(not _arguments(command).startswith(QUICK_PROGRAMS) for command in _commands(block))
@@ -288,46 +296,72 @@ def test_python_block_runs(where, code, tmp_path):
     assert done.returncode == 0, f"{where}:\n{done.stderr[-3000:]}"
 
 
-def _run_on_the_tests_ray(command: str, folder: Path, request, monkeypatch) -> int | None:
-    """Run ``python -m MODULE ARGS`` as ``MODULE.main(ARGS)`` (a package's: its ``cli``'s) in
-    ``folder``, on the Ray of the ``ray_cluster`` fixture (``--ray`` without an address uses
-    the Ray already connected)."""
-    request.getfixturevalue("ray_cluster")
-    words = _program(command)
-    assert words[1] == "-m", f"not a python -m command: {command}"
-    monkeypatch.chdir(folder)
-    module = importlib.import_module(words[2])
-    if not hasattr(module, "main"):  # a package run as python -m PACKAGE: its cli module
-        module = importlib.import_module(f"{words[2]}.cli")
+def _in_process(argv: list[str]) -> bool:
+    """Whether a command is one of the suite's own, run here (``python -m MODULE ARGS``)."""
+    return argv[0] == sys.executable and argv[1] == "-m"
+
+
+@contextlib.contextmanager
+def _deadline(seconds: int, command: str):
+    """Stop a command run in this process that takes longer than ``seconds``, as the
+    subprocesses' ``timeout`` does (an example left at full size would run for hours)."""
+
+    def stop(*_):
+        raise TimeoutError(f"{command} ran over {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
     try:
-        return module.main(words[3:])
-    except SystemExit as stop:
-        return stop.code
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _run_here(command: str, argv: list[str], folder: Path, monkeypatch, capsys) -> tuple:
+    """Run ``python -m MODULE ARGS`` as ``MODULE.main(ARGS)`` (a package's: its ``cli``'s) in
+    ``folder``, with the command's ``VAR=value`` prefixes set; its exit status and output."""
+    capsys.readouterr()
+    with monkeypatch.context() as patch:  # the folder and variables, for this command only
+        words = shlex.split(command)
+        while re.fullmatch(r"[A-Z_]+=\S*", words[0]):
+            patch.setenv(*words.pop(0).split("=", 1))
+        patch.setenv("MPLBACKEND", "Agg")
+        patch.chdir(folder)
+        patch.syspath_prepend(str(folder))  # as python -m would: the folder's own modules
+        module = importlib.import_module(argv[2])
+        if not hasattr(module, "main"):  # a package run as python -m PACKAGE: its cli module
+            module = importlib.import_module(f"{argv[2]}.cli")
+        on_ray = "--ray" in argv  # Ray's workers start slowly on a busy machine: no deadline
+        try:
+            with contextlib.nullcontext() if on_ray else _deadline(TIMEOUT, command):
+                code = module.main(argv[3:])
+        except SystemExit as stop:
+            code = stop.code
+    out, err = capsys.readouterr()
+    return code or 0, out, err
 
 
 @pytest.mark.parametrize("where,block", _params("sh"))
-def test_sh_block_runs(where, block, tmp_path, request, monkeypatch):
+def test_sh_block_runs(where, block, tmp_path, request, monkeypatch, capsys):
     _set_up(where, block, tmp_path)
     for command in _commands(block):
         small = _small(command)
-        if small and "--ray" in shlex.split(small):
-            code = _run_on_the_tests_ray(small, tmp_path, request, monkeypatch)
-            assert code in (0, None), f"{where}: {small} exited with {code}"
-            continue
         argv = _program(small) if small else [*_program(command), "--help"]
-        done = subprocess.run(
-            argv,
-            cwd=tmp_path,
-            env=_environment(),
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-        )
-        assert done.returncode == 0, f"{where}: {' '.join(argv[1:])}\n{done.stderr[-3000:]}"
+        if small and "--ray" in shlex.split(small):
+            request.getfixturevalue("ray_cluster")  # --ray without an address: the Ray here
+        if _in_process(argv):
+            code, out, err = _run_here(small or command, argv, tmp_path, monkeypatch, capsys)
+        else:
+            done = subprocess.run(
+                argv,
+                cwd=tmp_path,
+                env=_environment(),
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+            )
+            code, out, err = done.returncode, done.stdout, done.stderr
+        assert code == 0, f"{where}: {' '.join(argv[1:])}\n{err[-3000:]}"
         if not small:
-            usage = "usage:" in done.stdout.lower()
-            assert usage, f"{where}: {command} --help printed no usage"
-
-
-def test_every_page_with_examples_is_read():
-    assert len(_blocks("python")) >= 10 and len(_blocks("sh")) >= 10
+            assert "usage:" in out.lower(), f"{where}: {command} --help printed no usage"
