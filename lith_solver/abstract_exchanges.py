@@ -36,6 +36,9 @@ from lith_env.hands import strength
 from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import PATTERNS, ExchangeGame, ExchangeSolver, exploitability
 from lith_solver.mccfr import (
+    DEALT,
+    NOTHING_PENDING,
+    ROOT,
     check_average_power,
     equity_buckets,
     exchanged,
@@ -230,9 +233,9 @@ def _iterations(
                     for who in range(2):
                         history[who] = bucket[hand_index(hands[who], position, size)]
                 _traverse(
-                    0, p, hands, order, 6, 0, history, kind, player, width, child, decision, paid,
-                    position, size, bucket, strengths, regrets, sums, float(t),
-                    float(t) ** average_power,
+                    ROOT, p, hands, order, DEALT, NOTHING_PENDING, history, kind, player, width,
+                    child, decision, paid, position, size, bucket, strengths, regrets, sums,
+                    float(t), float(t) ** average_power,
                 )  # fmt: skip
 
 

@@ -40,6 +40,7 @@ from lith_solver.abstract_exchanges import FORMAT as EXCHANGES_FORMAT
 from lith_solver.abstract_exchanges import load_exchange_abstract, solve_checked
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
+    ROOT,
     check_average_power,
     equity_buckets,
     regret_strategy,
@@ -161,7 +162,7 @@ def _iterations(
                         break
                 hands[1] = h
                 _traverse(
-                    0, p, hands, bucket, strengths, player, width, child, decision, contrib,
+                    ROOT, p, hands, bucket, strengths, player, width, child, decision, contrib,
                     folder, regrets, sums, float(t), float(t) ** average_power,
                 )  # fmt: skip
 

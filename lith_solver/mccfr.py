@@ -13,6 +13,9 @@ from numba import njit
 from lith_solver.one_round import OneRoundGame
 
 __all__ = [
+    "DEALT",
+    "NOTHING_PENDING",
+    "ROOT",
     "check_average_power",
     "equity",
     "equity_buckets",
@@ -65,6 +68,12 @@ def check_average_power(power: float) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # The compiled steps of a traversal
+
+# A traversal's root arguments as typed values, not literals: numba compiles a recursive
+# function again for a call with literal arguments, so a compiled loop calling the root with
+# 0 would compile the whole traversal twice (the root's types, then the recursion's).
+# DEALT: the deck's next card, six being dealt; NOTHING_PENDING: no first discard yet.
+ROOT, DEALT, NOTHING_PENDING = np.int64(0), np.int64(6), np.int64(0)
 
 
 @njit(cache=True)

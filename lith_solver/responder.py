@@ -41,6 +41,9 @@ from lith_solver.abstract_exchanges import (
 )
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
+    DEALT,
+    NOTHING_PENDING,
+    ROOT,
     exchanged,
     gifts_after,
     hand_index,
@@ -127,6 +130,10 @@ class BotTable:
 
 # ---------------------------------------------------------------------------------------------
 # The compiled traversal
+
+
+# Typed, as mccfr.ROOT is: with literals, learning and playing would compile two traversals more.
+LEARN, PLAY = np.bool_(True), np.bool_(False)
 
 
 # Not cached: numba's cache reloads a recursive function wrongly (see abstraction.py).
@@ -255,9 +262,10 @@ def _iterations(
                 if prune > 0.0 and t > PRUNE_AFTER and np.random.random() < 0.95:  # noqa: NPY002
                     below = -prune * t * t / 2  # linear weighting: a steady lag of prune
                 _respond(
-                    0, p, hands, order, 6, 0, ranks, history, 1.0, kind, player, width, child,
-                    decision, paid, position, size, strengths, bot, bucket, hand_id,
-                    card_rank, offset, recall, exchange, regrets, sums, sums, True, float(t), below,
+                    ROOT, p, hands, order, DEALT, NOTHING_PENDING, ranks, history, 1.0, kind,
+                    player, width, child, decision, paid, position, size, strengths, bot, bucket,
+                    hand_id, card_rank, offset, recall, exchange, regrets, sums, sums, LEARN,
+                    float(t), below,
                 )  # fmt: skip
 
 
@@ -278,9 +286,10 @@ def _values(
         _deal(order, hands)
         history = hand_id[hand_index(hands[p], position, deck.shape[0])] if perfect else -1
         out[s] = _respond(
-            0, p, hands, order, 6, 0, ranks, history, 1.0, kind, player, width, child, decision,
-            paid, position, deck.shape[0], strengths, bot, bucket, hand_id,
-            card_rank, offset, recall, exchange, empty, average, average, False, 0.0, -np.inf,
+            ROOT, p, hands, order, DEALT, NOTHING_PENDING, ranks, history, 1.0, kind, player,
+            width, child, decision, paid, position, deck.shape[0], strengths, bot, bucket,
+            hand_id, card_rank, offset, recall, exchange, empty, average, average, PLAY, 0.0,
+            -np.inf,
         )  # fmt: skip
     return out
 

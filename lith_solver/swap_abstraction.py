@@ -43,6 +43,9 @@ from lith_solver.abstract_exchanges import (
 from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import ExchangeGame
 from lith_solver.mccfr import (
+    DEALT,
+    NOTHING_PENDING,
+    ROOT,
     check_average_power,
     exchanged,
     gifts_after,
@@ -136,9 +139,10 @@ def _iterations(
                 sort3(hands[0])
                 sort3(hands[1])
                 _traverse(
-                    0, p, hands, order, 6, 0, ranks, kind, player, width, child, decision,
-                    paid, position, size, bucket, hand_id, card_rank, offset, recall, exchange,
-                    strengths, regrets, sums, float(t), float(t) ** average_power,
+                    ROOT, p, hands, order, DEALT, NOTHING_PENDING, ranks, kind, player, width,
+                    child, decision, paid, position, size, bucket, hand_id, card_rank, offset,
+                    recall, exchange, strengths, regrets, sums, float(t),
+                    float(t) ** average_power,
                 )  # fmt: skip
 
 
