@@ -132,7 +132,7 @@ def solve_digests(folder: Path) -> dict[str, str]:
     with contextlib.redirect_stdout(io.StringIO()):
         lith_solver_main(
             [
-                *("solve", "--rule", "rounds=1", "--iterations", "200", "--check-every", "50"),
+                *("solve", "--rule", "rounds=1", "--iterations", "50", "--check-every", "25"),
                 *("--out", str(one)),
             ]
         )
