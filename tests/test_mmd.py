@@ -77,7 +77,7 @@ def test_a_uniform_magnet_settles_on_the_quantal_response():
     softmax(r / alpha), whatever the step size."""
     rewards, alpha = np.array([1.0, 0.5, 0.0]), 0.5
     model = _bandit_model(rewards, kl_coef=0.2, magnet_coef=alpha)
-    model.learn(40_000)
+    model.learn(15_000)  # settled: 0.012 from softmax(r / alpha) here, 0.016 after 40,000
     expected = np.exp(rewards / alpha) / np.exp(rewards / alpha).sum()
     assert _probabilities(model) == pytest.approx(expected, abs=0.03)
 
