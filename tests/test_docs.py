@@ -365,3 +365,7 @@ def test_sh_block_runs(where, block, tmp_path, request, monkeypatch, capsys):
         assert code == 0, f"{where}: {' '.join(argv[1:])}\n{err[-3000:]}"
         if not small:
             assert "usage:" in out.lower(), f"{where}: {command} --help printed no usage"
+
+
+def test_every_page_with_examples_is_read():
+    assert len(_blocks("python")) >= 10 and len(_blocks("sh")) >= 10
