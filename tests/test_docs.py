@@ -221,10 +221,17 @@ def _commands(block: str) -> list[str]:
     return commands
 
 
+def _variables(command: str) -> tuple[dict[str, str], list[str]]:
+    """A command's ``VAR=value`` prefixes, and its words after them."""
+    words, variables = shlex.split(command), {}
+    while re.fullmatch(r"[A-Z_]+=\S*", words[0]):
+        name, value = words.pop(0).split("=", 1)
+        variables[name] = value
+    return variables, words
+
+
 def _program(command: str) -> list[str]:
-    words = shlex.split(command)
-    while re.fullmatch(r"[A-Z_]+=\S*", words[0]):  # VAR=value before the program
-        words = words[1:]
+    words = _variables(command)[1]
     if words[0] in ("ray", ".venv/bin/ray"):  # Ray's own command line, from the set-up
         return [str(Path(sys.executable).parent / "ray"), *words[1:]]
     if words[0] in ("decktet", ".venv/bin/decktet"):  # the suite's command, as its module
@@ -318,21 +325,22 @@ def _deadline(seconds: int, command: str):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run_here(command: str, argv: list[str], folder: Path, monkeypatch, capsys) -> tuple:
+def _run_here(
+    command: str, argv: list[str], folder: Path, on_ray: bool, monkeypatch, capsys
+) -> tuple:
     """Run ``python -m MODULE ARGS`` as ``MODULE.main(ARGS)`` (a package's: its ``cli``'s) in
-    ``folder``, with the command's ``VAR=value`` prefixes set; its exit status and output."""
+    ``folder``, with the command's ``VAR=value`` prefixes set; its exit status and output.
+    ``on_ray``: no deadline, as Ray's workers start slowly on a busy machine."""
     capsys.readouterr()
     with monkeypatch.context() as patch:  # the folder and variables, for this command only
-        words = shlex.split(command)
-        while re.fullmatch(r"[A-Z_]+=\S*", words[0]):
-            patch.setenv(*words.pop(0).split("=", 1))
+        for name, value in _variables(command)[0].items():
+            patch.setenv(name, value)
         patch.setenv("MPLBACKEND", "Agg")
         patch.chdir(folder)
         patch.syspath_prepend(str(folder))  # as python -m would: the folder's own modules
         module = importlib.import_module(argv[2])
         if not hasattr(module, "main"):  # a package run as python -m PACKAGE: its cli module
             module = importlib.import_module(f"{argv[2]}.cli")
-        on_ray = "--ray" in argv  # Ray's workers start slowly on a busy machine: no deadline
         try:
             with contextlib.nullcontext() if on_ray else _deadline(TIMEOUT, command):
                 code = module.main(argv[3:])
@@ -348,10 +356,13 @@ def test_sh_block_runs(where, block, tmp_path, request, monkeypatch, capsys):
     for command in _commands(block):
         small = _small(command)
         argv = _program(small) if small else [*_program(command), "--help"]
-        if small and "--ray" in shlex.split(small):
+        on_ray = bool(small) and "--ray" in argv
+        if on_ray:
             request.getfixturevalue("ray_cluster")  # --ray without an address: the Ray here
         if _in_process(argv):
-            code, out, err = _run_here(small or command, argv, tmp_path, monkeypatch, capsys)
+            code, out, err = _run_here(
+                small or command, argv, tmp_path, on_ray, monkeypatch, capsys
+            )
         else:
             done = subprocess.run(
                 argv,
