@@ -80,6 +80,15 @@ def load_bench(path: Path) -> dict[str, Any]:
             games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
         ):
             raise _bad(f"methods.{name}.recall", "only for games with exchanges (rounds 2 or 3)")
+        if method.get("bucketing", "equity") not in ("equity", "exchange"):
+            raise _bad(
+                f"methods.{name}.bucketing",
+                f"must be equity or exchange, got {method['bucketing']!r}",
+            )
+        if "bucketing" in method and any(
+            games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
+        ):
+            raise _bad(f"methods.{name}.bucketing", "only for games with exchanges (rounds 2 or 3)")
         if "average_power" in method:
             from lith_solver.mccfr import check_average_power
 
@@ -121,17 +130,24 @@ def _mccfr(rules: dict[str, Any], method: dict[str, Any], seed: int) -> list[dic
     config = heads_up_config(rules)
     traversals = int(method.get("traversals", 1000))
     power = method.get("average_power", 1.0)
+    bucketing = method.get("bucketing", "equity")
     if config.rounds == 1:
         solver: Any = AbstractSolver(
             OneRoundGame(config), int(method["buckets"]), seed, traversals, power
         )
     elif method.get("recall") in SWAP_RECALLS:
         solver = SwapAbstractSolver(
-            config, int(method["buckets"]), seed, traversals, power, method["recall"]
+            config, int(method["buckets"]), seed, traversals, power, method["recall"], bucketing
         )
     else:
         solver = ExchangeAbstractSolver(
-            config, int(method["buckets"]), seed, traversals, method.get("recall", "hand"), power
+            config,
+            int(method["buckets"]),
+            seed,
+            traversals,
+            method.get("recall", "hand"),
+            power,
+            bucketing,
         )
     points = solver.solve(int(method["iterations"]), int(method["check_every"]))
     return [

@@ -3,7 +3,7 @@
 
 The abstraction is of imperfect recall: at every decision a player knows the public history
 (the betting, and at each exchange whether each player discarded) and the equity bucket of
-the three cards it holds *now* (``lith_solver.mccfr.equity_buckets`` on the deck in
+the three cards it holds *now* (``lith_solver.buckets.bucket_hands`` on the deck in
 play). What the exchanges told it goes into that bucket: the hand it kept or drew; the card
 it gave away and the card it saw in a swap are forgotten. With as many buckets as hands, only
 that memory is abstracted away.
@@ -33,6 +33,7 @@ from numba import njit
 
 from lith_env.game import LithConfig
 from lith_env.hands import strength
+from lith_solver.buckets import bucket_hands
 from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import PATTERNS, ExchangeGame, ExchangeSolver, exploitability
 from lith_solver.mccfr import (
@@ -40,7 +41,6 @@ from lith_solver.mccfr import (
     NOTHING_PENDING,
     ROOT,
     check_average_power,
-    equity_buckets,
     exchanged,
     hand_index,
     regret_strategy,
@@ -301,7 +301,9 @@ class ExchangeAbstractSolver(ExactlyMeasured):
         traversals: int = 1000,
         recall: str = "hand",
         average_power: float = 1.0,
+        bucketing: str = "equity",
     ) -> None:
+        """``bucketing``: how the hands are grouped (:mod:`lith_solver.buckets`)."""
         check_average_power(average_power)
         if recall not in RECALLS:
             raise ValueError(f"recall: must be hand or perfect, got {recall!r}")
@@ -314,7 +316,8 @@ class ExchangeAbstractSolver(ExactlyMeasured):
         self.deck = np.array(sorted(config.deck), dtype=np.int64)
         size = len(self.deck)
         one_round = OneRoundGame(one_round_config(config))
-        hand_bucket = equity_buckets(one_round, buckets, merge_ties=False)
+        hand_bucket = bucket_hands(one_round, buckets, bucketing, config.rounds, seed)
+        self.bucketing = bucketing
         self.position = np.full(int(self.deck.max()) + 1, -1, dtype=np.int64)
         self.position[self.deck] = np.arange(size)
         local = self.position[one_round.hands]
@@ -469,7 +472,8 @@ def save_exchange_abstract(out: Path, solver: ExchangeAbstractSolver, info: dict
         "format": FORMAT, "config": rules_json(solver.config), "buckets": solver.buckets,
         "iterations": solver.iterations, "seed": solver.seed, "traversals": solver.traversals,
         "average_power": solver.average_power,
-        "recall": solver.recall, "decisions": len(solver.tree.decisions), **info,
+        "recall": solver.recall, "decisions": len(solver.tree.decisions),
+        "bucketing": solver.bucketing, **info,
     }  # fmt: skip
     (out / "abstraction.json").write_text(json.dumps(record, indent=2) + "\n")
 

@@ -394,6 +394,14 @@ def _add_abstract_options(parser: argparse.ArgumentParser) -> None:
         "card got (perfect; a strategy (4 x (cards + 1))^exchanges times larger) "
         "(default: hand)",
     )
+    parser.add_argument(
+        "--bucketing",
+        choices=("equity", "exchange"),
+        default=argparse.SUPPRESS,  # unset: the one-round game has only its equity buckets
+        help="games with exchanges: group the hands by showdown equity (equity), or by k-means "
+        "on what each is worth at the exchanges to come and after giving each of its cards "
+        "(exchange) (default: equity)",
+    )
     parser.add_argument("--out", required=True, default=argparse.SUPPRESS, help="output folder")
     _add_overwrite_option(parser)
 
@@ -418,12 +426,15 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
 
     recall = getattr(args, "recall", None)  # None: not given
+    bucketing = getattr(args, "bucketing", None)
     try:
         config = heads_up_config({"rounds": 1, **parse_rules(args.rule, LithConfig)})
         exact = exactly_measurable(config, recall)
         if config.rounds == 1:
             if recall is not None:
                 raise ValueError("--recall: only for games with exchanges (rounds=2 or 3)")
+            if bucketing is not None:
+                raise ValueError("--bucketing: only for games with exchanges (rounds=2 or 3)")
             solver: Any = AbstractSolver(
                 OneRoundGame(config), args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power,
@@ -432,11 +443,13 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
             solver = SwapAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 average_power=args.average_power, recall=recall,
+                bucketing=bucketing or "equity",
             )  # fmt: skip
         else:
             solver = ExchangeAbstractSolver(
                 config, args.buckets, seed=args.seed, traversals=args.traversals,
                 recall=recall or "hand", average_power=args.average_power,
+                bucketing=bucketing or "equity",
             )  # fmt: skip
         save = save_swap_abstract if recall in SWAP_RECALLS else save_exchange_abstract
         out = output_folder(args.out, overwrite=args.overwrite)
@@ -473,7 +486,7 @@ def abstract_command(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         curve = solver.solve(args.iterations, args.check_every, report, exact=exact)
         save(out, solver, {"curve": curve})
     if exact:
-        _plot_abstract(out, curve, args.buckets, config.rounds)
+        _plot_abstract(out, curve, args.buckets, config.rounds, bucketing or "equity")
     else:
         print(
             "the real game is too large to measure exactly: measure the strategy with "
@@ -502,7 +515,9 @@ def exactly_measurable(config: LithConfig, recall: str | None) -> bool:
     return True
 
 
-def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int, rounds: int) -> None:
+def _plot_abstract(
+    out: Path, curve: list[dict[str, Any]], buckets: int, rounds: int, bucketing: str = "equity"
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -518,7 +533,7 @@ def _plot_abstract(out: Path, curve: list[dict[str, Any]], buckets: int, rounds:
     axes.set_xlabel("CPU seconds")
     axes.set_ylabel("exploitability (chips a hand)")
     game = "one round" if rounds == 1 else f"{rounds} rounds"
-    axes.set_title(f"MCCFR on {buckets} equity buckets, heads-up Lith, {game}", fontsize=9)
+    axes.set_title(f"MCCFR on {buckets} {bucketing} buckets, heads-up Lith, {game}", fontsize=9)
     axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(out / "exploitability.png", dpi=100)

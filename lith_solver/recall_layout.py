@@ -25,8 +25,8 @@ from lith_env.cards import CARDS
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_solver.abstract_exchanges import BET, PublicTree, one_round_config
+from lith_solver.buckets import bucket_hands
 from lith_solver.exchanges import ExchangeGame, ExchangeSolver, deciding_player
-from lith_solver.mccfr import equity_buckets
 from lith_solver.one_round import OneRoundGame
 
 __all__ = [
@@ -65,7 +65,13 @@ class RecallLayout:
     ``exchange_row``: the hand's index among the deck's hands (its bucket with recall
     "gift")."""
 
-    def __init__(self, config: LithConfig, buckets: int, recall: str = "swap") -> None:
+    def __init__(
+        self, config: LithConfig, buckets: int, recall: str = "swap", bucketing: str = "equity",
+        seed: int = 0, hand_bucket: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        """The hands in ``buckets`` groups by ``bucketing`` (:func:`lith_solver.buckets.
+        bucket_hands`, seeded by ``seed``), or as ``hand_bucket`` gives (each hand's bucket,
+        the deck's hands in ``OneRoundGame`` order: a saved bot's own)."""
         if isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
             raise ValueError(f"buckets: must be a positive integer, got {buckets!r}")
         if recall not in RECALLS:
@@ -77,8 +83,16 @@ class RecallLayout:
         size = len(self.deck)
         if buckets > len(self.hands):
             raise ValueError(f"buckets: at most the deck's {len(self.hands)} hands, got {buckets}")
+        if hand_bucket is None:
+            hand_bucket = bucket_hands(one_round, buckets, bucketing, config.rounds, seed)
+        hand_bucket = np.asarray(hand_bucket)
+        if hand_bucket.shape != (len(self.hands),) or hand_bucket.dtype.kind not in "iu":
+            raise ValueError(f"hand_bucket: one integer a hand ({len(self.hands)}), got "
+                             f"{hand_bucket.dtype} {hand_bucket.shape}")  # fmt: skip
+        if len(hand_bucket) and not 0 <= hand_bucket.min() <= hand_bucket.max() < buckets:
+            raise ValueError(f"hand_bucket: a bucket outside 0 to {buckets - 1}")
         self.bucket = np.full(size**3, -1, dtype=np.int64)
-        self.bucket[index] = equity_buckets(one_round, buckets, merge_ties=False)
+        self.bucket[index] = hand_bucket
         self.hand_id = np.full(size**3, -1, dtype=np.int64)
         self.hand_id[index] = np.arange(len(self.hands))
         self.index = index

@@ -40,6 +40,7 @@ from lith_solver.abstract_exchanges import (
     X1_KEEP,
     ExactlyMeasured,
 )
+from lith_solver.buckets import BUCKETINGS
 from lith_solver.checkpoint import rules_json
 from lith_solver.exchanges import ExchangeGame
 from lith_solver.mccfr import (
@@ -161,7 +162,9 @@ class SwapAbstractSolver(ExactlyMeasured):
         traversals: int = 1000,
         average_power: float = 1.0,
         recall: str = "swap",
+        bucketing: str = "equity",
     ) -> None:
+        """``bucketing``: how the hands are grouped (:mod:`lith_solver.buckets`)."""
         check_average_power(average_power)
         if recall not in RECALLS:
             raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
@@ -171,7 +174,8 @@ class SwapAbstractSolver(ExactlyMeasured):
             )
         self.config, self.buckets, self.seed, self.traversals = config, buckets, seed, traversals
         self.average_power = float(average_power)
-        self.layout = RecallLayout(config, buckets, recall)
+        self.layout = RecallLayout(config, buckets, recall, bucketing, seed)
+        self.bucketing = bucketing
         self.tree = self.layout.tree
         self.recall = recall
         self.regrets = np.zeros((self.layout.rows, 1, WIDTH))
@@ -245,7 +249,8 @@ def save_swap_abstract(out: Path, solver: SwapAbstractSolver, info: dict) -> Non
     record = {
         "format": FORMAT, "config": rules_json(solver.config), "buckets": solver.buckets,
         "iterations": solver.iterations, "seed": solver.seed, "traversals": solver.traversals,
-        "average_power": solver.average_power, "recall": solver.recall, "rows": lay.rows, **info,
+        "average_power": solver.average_power, "recall": solver.recall, "rows": lay.rows,
+        "bucketing": solver.bucketing, **info,
     }  # fmt: skip
     (out / "abstraction.json").write_text(json.dumps(record, indent=2) + "\n")
 
@@ -277,8 +282,15 @@ def load_swap_abstract(directory: Path, record: dict, policy: str) -> SwapAbstra
         recall = record.get("recall", "swap")
         if recall not in RECALLS:
             raise ValueError(f"recall: must be {' or '.join(RECALLS)}, got {recall!r}")
-        layout = RecallLayout(LithConfig(**record["config"]), int(record["buckets"]), recall)
+        bucketing = record.get("bucketing", "equity")
+        if bucketing not in BUCKETINGS:
+            raise ValueError(f"bucketing: must be {' or '.join(BUCKETINGS)}, got {bucketing!r}")
+        config, buckets = LithConfig(**record["config"]), int(record["buckets"])
         with np.load(path) as arrays:
+            # An exchange bucketing is read from the file: k-means need not repeat to the bit
+            # on another machine. The equity buckets are the rules' own.
+            kept = np.asarray(arrays["bucket"]) if bucketing == "exchange" else None
+            layout = RecallLayout(config, buckets, recall, hand_bucket=kept)
             if not np.array_equal(arrays["hands"], layout.hands):
                 raise ValueError("its hands are not the hands of its rules")
             if not np.array_equal(arrays["bucket"], layout.bucket[layout.index]):
