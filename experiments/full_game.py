@@ -14,6 +14,11 @@ For each seed the pieces are, in order:
 - ``matches``: a duplicate match against each agent of ``against`` (and the ``reference``
   bot), ``OUT/seed-N/vs_X/results.json``, with ``record`` hands (default 2,000) recorded
   for ``decktet report OUT/seed-N/vs_X``;
+- ``best_response``: with a ``[best_response]`` table (the options of ``decktet
+  best-response``: ``iterations``, ``seed``, ``buckets``, ``traversals``, ``check_every``,
+  ``samples``, ``prune``), the computed best response, played over ``hands`` duplicate hands,
+  into ``OUT/seed-N/best_response`` (its ``best_response.json`` has the figures; the
+  solver's state is not kept);
 - ``protocol``: the learned best response under ``--protocol heads-up``
   (``training.exploiter``), one run for every seed still to measure, into
   ``OUT/protocol-seeds-...`` (its ``protocol.json`` has each seed's figure).
@@ -37,8 +42,14 @@ from tablegame.cli import parse_seeds
 
 __all__ = ["PIECES", "load_full_game", "main", "run_piece", "run_protocol", "summarize"]
 
-PIECES = ("solve", "lbr", "matches", "protocol")
-SOLVE_KEYS = {"buckets", "iterations", "traversals", "check_every", "average_power"}
+RESPONSE = "best_response"  # a seed's best response's folder
+
+PIECES = ("solve", "lbr", "matches", "best_response", "protocol")
+SOLVE_KEYS = {
+    "buckets", "iterations", "traversals", "check_every", "average_power", "recall", "bucketing",
+}  # fmt: skip
+SOLVE_CHOICES = {"recall": ("hand", "swap", "gift"), "bucketing": ("equity", "exchange")}
+RESPONSE_KEYS = {"iterations", "seed", "buckets", "traversals", "check_every", "samples", "prune"}
 EVALUATE_KEYS = {
     "out", "seeds", "policy", "lbr_hands", "lbr_particles", "lbr_snapshots",
     "lbr_snapshot_hands", "against",
@@ -54,22 +65,37 @@ def load_full_game(path: Path) -> dict[str, Any]:
         table = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"config: {path} is not valid TOML ({error})") from None
-    for name, known in (("solve", SOLVE_KEYS), ("evaluate", EVALUATE_KEYS)):
-        section = table.get(name)
+    for name, known in (
+        ("solve", SOLVE_KEYS), ("evaluate", EVALUATE_KEYS), ("best_response", RESPONSE_KEYS)
+    ):  # fmt: skip
+        section = table.get(name, {} if name == "best_response" else None)
         if not isinstance(section, dict):
             raise ValueError(f"config: the TOML needs a [{name}] table")
         unknown = sorted(set(section) - known)
         if unknown:
             keys = ", ".join(sorted(known))
             raise ValueError(f"{name}.{unknown[0]}: not a key; the keys: {keys}")
-    unknown = sorted(set(table) - {"solve", "evaluate"})
+    unknown = sorted(set(table) - {"solve", "evaluate", "best_response"})
     if unknown:
-        raise ValueError(f"{unknown[0]}: not a table; the tables: [solve], [evaluate]")
+        raise ValueError(
+            f"{unknown[0]}: not a table; the tables: [solve], [evaluate], [best_response]"
+        )
     solve = table["solve"]
     for key in ("buckets", "iterations", "traversals", "check_every"):
         value = solve.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"solve.{key}: a positive whole number, got {value!r}")
+    for key, choices in SOLVE_CHOICES.items():
+        if key in solve and solve[key] not in choices:
+            raise ValueError(f"solve.{key}: {' or '.join(choices)}, got {solve[key]!r}")
+    response = table.get("best_response", {})
+    if response and "iterations" not in response:
+        raise ValueError("best_response.iterations: needed, a positive whole number")
+    for key, value in response.items():
+        lowest = 0 if key in ("seed", "prune") else 1
+        kind = (int, float) if key == "prune" else int
+        if not isinstance(value, kind) or isinstance(value, bool) or value < lowest:
+            raise ValueError(f"best_response.{key}: a number of at least {lowest}, got {value!r}")
     evaluate = table["evaluate"]
     if evaluate.get("policy", "average") not in ("average", "current"):
         raise ValueError(f"evaluate.policy: average or current, got {evaluate['policy']!r}")
@@ -121,6 +147,8 @@ def _done(table: dict[str, Any], seed: int, piece: str) -> bool:
         return all(path.is_file() for path, _, _ in _lbr_targets(table, folder))
     if piece == "matches":
         return all((folder / _vs(o) / "results.json").is_file() for o in opponents(table))
+    if piece == "best_response":
+        return (folder / RESPONSE / "best_response.json").is_file()
     return _protocol_figure(table, seed) is not None
 
 
@@ -171,6 +199,8 @@ def run_piece(table: dict[str, Any], seed: int, piece: str, out: str) -> None:
         _lbr(table, seed, folder)
     elif piece == "matches":
         _matches(table, seed, folder)
+    elif piece == "best_response":
+        _best_response(table, seed, folder)
     else:
         run_protocol(table, [seed])
 
@@ -206,6 +236,23 @@ def _lbr(table: dict[str, Any], seed: int, folder: Path) -> None:
         print(f"seed {seed}: LBR {result['mean']:+.1f} chips/100 against {strategy}", flush=True)
 
 
+def _best_response(table: dict[str, Any], seed: int, folder: Path) -> None:
+    """``decktet best-response`` against the seed's bot, with the ``[best_response]`` options
+    and ``hands`` duplicate hands, into ``folder/best_response``."""
+    from training.best_response import build_parser, respond_to_folder
+
+    bot = bot_spec(table, seed, folder)
+    argv = [bot, "--hands", str(table["evaluate"].get("hands", 20_000)), "--out", "unused"]
+    for key, value in sorted(table["best_response"].items()):
+        argv += [f"--{key.replace('_', '-')}", str(value)]
+    options = {k: v for k, v in vars(build_parser().parse_args(argv)).items()
+               if k not in ("bots", "ray")}  # fmt: skip
+    where = folder / RESPONSE
+    where.mkdir(parents=True, exist_ok=True)
+    figures = respond_to_folder(bot, options, where, keep_state=False)
+    print(f"seed {seed}: best response played {figures['played']:+.1f} chips/100", flush=True)
+
+
 def _matches(table: dict[str, Any], seed: int, folder: Path) -> None:
     from tournaments.batched_tables import run_batched_tournament
     from tournaments.results import write_outputs
@@ -233,6 +280,9 @@ def run_full_game(
     """Every missing piece of ``pieces`` for every seed (kind by kind), then the table."""
     for piece in PIECES:
         if piece not in pieces:
+            continue
+        if piece == "best_response" and not table.get("best_response"):
+            print("best_response: no [best_response] table, skipped", flush=True)
             continue
         todo = [s for s in seeds if not _done(table, s, piece)]
         print(f"{piece}: {len(todo)} of {len(seeds)} seeds to do", flush=True)
@@ -286,6 +336,17 @@ def summarize(table: dict[str, Any], seeds: Sequence[int]) -> Path:
         figure = _protocol_figure(table, seed)
         if figure:
             row["protocol"] = {**_figure(figure), "spread": figure["spread"]}
+        response = _read(folder / RESPONSE / "best_response.json")
+        if response:
+            row["best response"] = {
+                "mean": response["played"], "low": response["played_low"],
+                "high": response["played_high"],
+            }  # fmt: skip
+            row["best response, computed"] = {
+                "mean": response["computed"],
+                "low": response["computed"] - response["computed_half_width"],
+                "high": response["computed"] + response["computed_half_width"],
+            }
         rows[seed] = row
     (out / "full_game.json").write_text(json.dumps(rows, indent=2) + "\n")
     columns = sorted({k for r in rows.values() for k in r if k != "core_minutes"}, key=_order)
@@ -361,8 +422,10 @@ def _rates_table(table: dict[str, Any], seeds: Sequence[int]) -> list[str]:
 
 
 def _order(column: str) -> tuple[int, Any]:
+    if column.startswith("best response"):
+        return (0, len(column))  # played, then computed
     if column == "protocol":
-        return (0, 0)
+        return (0, 100)
     if column == "lbr":
         return (1, 0)
     if column.startswith("lbr-"):
@@ -408,6 +471,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         wrong = [p for p in pieces if p not in PIECES]
         if wrong or not pieces:
             raise ValueError(f"--pieces: choose from {', '.join(PIECES)}, got {args.pieces!r}")
+        asked = args.pieces != parser.get_default("pieces")  # not the default "all"
+        if asked and "best_response" in pieces and not table.get("best_response"):
+            raise ValueError("--pieces: best_response needs a [best_response] table")
         address = parse_address(args.ray) if args.ray is not None else None
         path = run_full_game(table, seeds, pieces, args.ray is not None, address)
     except ClusterError as error:

@@ -46,7 +46,26 @@ def test_the_shipped_config_loads():
     ("change", "message"),
     [
         (("buckets = 10", "buckets = 0"), "solve.buckets: a positive whole number, got 0"),
-        (("traversals = 3", "traversals = 3\nrecall = 'perfect'"), "solve.recall: not a key"),
+        (
+            ("traversals = 3", "traversals = 3\nrecall = 'perfect'"),
+            "solve.recall: hand or swap or gift, got 'perfect'",
+        ),
+        (
+            ("traversals = 3", "traversals = 3\nbucketing = 'kmeans'"),
+            "solve.bucketing: equity or exchange, got 'kmeans'",
+        ),
+        (
+            ("[evaluate]", "[best_response]\nseed = 1\n\n[evaluate]"),
+            "best_response.iterations: needed",
+        ),
+        (
+            ("[evaluate]", "[best_response]\niterations = 0\n\n[evaluate]"),
+            "best_response.iterations: a number of at least 1, got 0",
+        ),
+        (
+            ("[evaluate]", "[best_response]\niterations = 2\nhands = 4\n\n[evaluate]"),
+            "best_response.hands: not a key",
+        ),
         (("hands = 20", "hands = 21"), "evaluate.hands: a positive even number of hands"),
         (("lbr_hands = 4", "lbr_hands = '4'"), "evaluate.lbr_hands: a positive even number"),
         (("seeds = [1]", "seeds = [1]\npolicy = 'best'"), "evaluate.policy: average or current"),
@@ -69,7 +88,14 @@ def test_bad_pieces_exit_2_naming_them(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main([str(config), "--pieces", "solve,train"])
     assert exit_info.value.code == 2
-    assert "--pieces: choose from solve, lbr, matches, protocol" in capsys.readouterr().err
+    assert (
+        "--pieces: choose from solve, lbr, matches, best_response, protocol"
+        in capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit) as exit_info:  # the TOML has no [best_response]
+        main([str(config), "--pieces", "best_response"])
+    assert exit_info.value.code == 2
+    assert "--pieces: best_response needs a [best_response] table" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -113,3 +139,41 @@ def test_a_protocol_run_gives_each_seed_its_figure(tmp_path):
     assert (
         "| protocol | +8.0 [+5.0, +11.0], spread 3.5 | +30.0" in (out / "full_game.md").read_text()
     )
+
+
+@pytest.mark.slow
+def test_a_seeds_best_response_is_played_and_tabled(tmp_path, capsys):
+    """The best response piece on a recall gift bot grouped by the exchanges: its figures
+    are the command's own (``best_response.json``), its solver's state is not kept."""
+    out = tmp_path / "out"
+    text = TINY.format(out=out).replace(
+        "traversals = 3", "traversals = 3\nrecall = 'gift'\nbucketing = 'exchange'"
+    )
+    text += "\n[best_response]\niterations = 2\nseed = 3\nsamples = 20\ntraversals = 2\n"
+    text += "buckets = 8\n"  # the responder's: a smaller table to normalise
+    config = write(tmp_path, text)
+    assert main([str(config), "--pieces", "solve,best_response"]) == 0
+    seed = out / "seed-1"
+    record = json.loads((seed / "abstraction.json").read_text())
+    assert (record["recall"], record["bucketing"]) == ("gift", "exchange")
+    figures = json.loads((seed / "best_response" / "best_response.json").read_text())
+    assert figures["iterations"] == 2 and figures["hands"] == 20
+    assert figures["bot"] == f"abstract:{seed}:policy=average"
+    assert not (seed / "best_response" / "responder_state.npz").exists()
+    row = json.loads((out / "full_game.json").read_text())["1"]
+    assert row["best response"] == {
+        "mean": figures["played"],
+        "low": figures["played_low"],
+        "high": figures["played_high"],
+    }
+    assert "| best response |" in (out / "full_game.md").read_text()
+    capsys.readouterr()
+    assert main([str(config), "--pieces", "solve,best_response"]) == 0
+    assert "best_response: 0 of 1 seeds to do" in capsys.readouterr().out
+
+
+def test_the_candidate_config_loads():
+    table = load_full_game(Path("experiments/lith_hu_gift_exchange.toml"))
+    assert (table["solve"]["recall"], table["solve"]["bucketing"]) == ("gift", "exchange")
+    assert table["best_response"] == {"iterations": 50_000, "seed": 1}
+    assert "zoo:lith-hu" in table["evaluate"]["against"]
