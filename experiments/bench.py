@@ -36,6 +36,13 @@ __all__ = ["load_bench", "main", "run_bench", "run_piece", "summarize"]
 KINDS = ("mccfr", "train")
 
 
+# A method's options of the games with exchanges, and their values.
+EXCHANGE_CHOICES = {
+    "recall": ("hand", "swap", "gift", "perfect"),
+    "bucketing": ("equity", "exchange"),
+}
+
+
 def _bad(name: str, why: str) -> ValueError:
     return ValueError(f"{name}: {why}")
 
@@ -71,24 +78,15 @@ def load_bench(path: Path) -> dict[str, Any]:
         unknown = [g for g in method.get("games", []) if g not in games]
         if not method.get("games") or unknown:
             raise _bad(f"methods.{name}.games", f"must name games of the bench, got {unknown}")
-        if method.get("recall", "hand") not in ("hand", "swap", "gift", "perfect"):
-            raise _bad(
-                f"methods.{name}.recall",
-                f"must be hand, swap, gift or perfect, got {method['recall']!r}",
-            )
-        if "recall" in method and any(
-            games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
-        ):
-            raise _bad(f"methods.{name}.recall", "only for games with exchanges (rounds 2 or 3)")
-        if method.get("bucketing", "equity") not in ("equity", "exchange"):
-            raise _bad(
-                f"methods.{name}.bucketing",
-                f"must be equity or exchange, got {method['bucketing']!r}",
-            )
-        if "bucketing" in method and any(
-            games[g]["rules"].get("rounds", 3) == 1 for g in method["games"]
-        ):
-            raise _bad(f"methods.{name}.bucketing", "only for games with exchanges (rounds 2 or 3)")
+        one_round = any(games[g]["rules"].get("rounds", 3) == 1 for g in method["games"])
+        for key, choices in EXCHANGE_CHOICES.items():
+            if key not in method:
+                continue
+            if method[key] not in choices:
+                allowed = f"{', '.join(choices[:-1])} or {choices[-1]}"
+                raise _bad(f"methods.{name}.{key}", f"must be {allowed}, got {method[key]!r}")
+            if one_round:
+                raise _bad(f"methods.{name}.{key}", "only for games with exchanges (rounds 2 or 3)")
         if "average_power" in method:
             from lith_solver.mccfr import check_average_power
 

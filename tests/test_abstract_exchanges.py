@@ -12,8 +12,8 @@ from lith_env.game import LithConfig
 from lith_solver import abstract_exchanges as ax
 from lith_solver.cli import main as lith_solver_main
 from lith_solver.exchanges import ExchangeGame, ExchangeSolver, exploitability, profile_value
-from lith_solver.exploitability import best_response_to, solvable_game
 from tablegame.registry import make_agent
+from tests.responder_helpers import assert_the_agent_plays_what_was_measured
 
 CARDS = tuple(range(0, 16, 2))  # eight cards: 56 hands
 TINY = LithConfig(rounds=2, cards=CARDS, max_raises=0)
@@ -97,12 +97,7 @@ def test_the_agent_plays_the_strategy_the_solver_measured(solver, recall, tmp_pa
         solver = ax.ExchangeAbstractSolver(TINY, 12, seed=4, traversals=200, recall="hand")
         solver.iterate(40)
     ax.save_exchange_abstract(tmp_path, solver, {})
-    figures = solver.measure()
-    for policy in ("average", "current"):
-        spec = f"abstract:{tmp_path}:policy={policy}"
-        agent = make_agent(spec, "lith", seed=0, config=TINY)
-        measured = best_response_to(agent, solvable_game(TINY), spec)["exploitability"]
-        assert measured == pytest.approx(figures[f"real_{policy}"], abs=1e-9)
+    assert_the_agent_plays_what_was_measured(tmp_path, solver.measure(), TINY, 1e-9)
     with pytest.raises(ValueError, match="abstract: .* was solved for other rules: .*max_raises=3"):
         make_agent(f"abstract:{tmp_path}", "lith", config=LithConfig(rounds=2, cards=CARDS))
 

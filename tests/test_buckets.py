@@ -20,12 +20,11 @@ from lith_solver.abstract_exchanges import (
 )
 from lith_solver.buckets import bucket_hands, exchange_features
 from lith_solver.cli import main as lith_solver_main
-from lith_solver.exploitability import best_response_to, solvable_game
 from lith_solver.mccfr import equity, equity_buckets
 from lith_solver.one_round import OneRoundGame
 from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
 from tablegame.registry import make_agent
-from tests.responder_helpers import RULES, TINY
+from tests.responder_helpers import RULES, TINY, assert_the_agent_plays_what_was_measured
 from training.best_response import bot_table
 
 NINE = LithConfig(rounds=3, cards=tuple(range(0, 18, 2)), max_raises=0)
@@ -127,12 +126,7 @@ def test_a_bot_keeps_its_exchange_buckets_and_plays_what_was_measured(tmp_path, 
     save = save_exchange_abstract if recall == "hand" else save_swap_abstract
     save(tmp_path, solver, {})
     assert json.loads((tmp_path / "abstraction.json").read_text())["bucketing"] == "exchange"
-    figures = solver.measure()
-    for policy in ("average", "current"):
-        spec = f"abstract:{tmp_path}:policy={policy}"
-        agent = make_agent(spec, "lith", seed=0, config=TINY)
-        measured = best_response_to(agent, solvable_game(TINY), spec)["exploitability"]
-        assert measured == pytest.approx(figures[f"real_{policy}"], abs=1e-6)
+    assert_the_agent_plays_what_was_measured(tmp_path, solver.measure(), TINY)
     if recall == "gift":  # the best response reads the bot's own buckets from its file
         table = bot_table(f"abstract:{tmp_path}", TINY)
         assert np.array_equal(table.bucket, solver.layout.bucket)

@@ -11,13 +11,12 @@ import pytest
 
 from lith_solver.cli import main as lith_solver_main
 from lith_solver.exchanges import exploitability, profile_value
-from lith_solver.exploitability import best_response_to, solvable_game
 from lith_solver.recall_layout import RecallLayout, layout_strategy
 from lith_solver.responder import BotTable, ResponderSolver, mean_interval
 from lith_solver.response_calibration import exact_response_value
 from lith_solver.swap_abstraction import SwapAbstractSolver, save_swap_abstract
 from tablegame.registry import make_agent
-from tests.responder_helpers import RULES, TINY
+from tests.responder_helpers import RULES, TINY, assert_the_agent_plays_what_was_measured
 from training.best_response import bot_table
 
 RECALLS = ("swap", "gift")
@@ -159,12 +158,7 @@ def test_the_agent_plays_the_strategy_the_solver_measured(tmp_path, recall):
     solver = SwapAbstractSolver(TINY, 12, seed=4, traversals=100, recall=recall)
     solver.iterate(60)
     save_swap_abstract(tmp_path, solver, {})
-    figures = solver.measure()
-    for policy in ("average", "current"):
-        spec = f"abstract:{tmp_path}:policy={policy}"
-        agent = make_agent(spec, "lith", seed=0, config=TINY)
-        measured = best_response_to(agent, solvable_game(TINY), spec)["exploitability"]
-        assert measured == pytest.approx(figures[f"real_{policy}"], abs=1e-6)
+    assert_the_agent_plays_what_was_measured(tmp_path, solver.measure(), TINY)
 
 
 @pytest.mark.slow
