@@ -23,10 +23,22 @@ from scipy.cluster.vq import kmeans2
 from lith_solver.mccfr import equity, equity_buckets
 from lith_solver.one_round import OneRoundGame
 
-__all__ = ["BUCKETINGS", "bucket_hands", "exchange_features"]
+__all__ = ["BUCKETINGS", "bucket_hands", "exchange_features", "hand_cells"]
 
 BUCKETINGS = ("equity", "exchange")
 RESTARTS = 3  # k-means starts; the one of least inertia is kept
+
+
+def hand_cells(one_round: OneRoundGame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted deck, each card's position in it, the deck's hands (``one_round``'s order)
+    and each hand's cell among the size**3 arrays indexed by its cards' positions."""
+    deck = np.array(sorted(one_round.config.deck), dtype=np.int64)
+    size = len(deck)
+    position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
+    position[deck] = np.arange(size)
+    hands = one_round.hands
+    local = position[hands]
+    return deck, position, hands, (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
 
 
 def _given_means(hands: np.ndarray, size: int, values: np.ndarray) -> np.ndarray:
@@ -55,12 +67,8 @@ def exchange_features(one_round: OneRoundGame, rounds: int) -> np.ndarray:
     giving a card, valued with k - 1 ahead."""
     if rounds < 2:
         raise ValueError(f"rounds: the exchange bucketing needs an exchange (2 or 3), got {rounds}")
-    deck = np.array(sorted(one_round.config.deck), dtype=np.int64)
-    size = len(deck)
-    position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
-    position[deck] = np.arange(size)
-    hands = position[one_round.hands]
-    cells = (hands[:, 0] * size + hands[:, 1]) * size + hands[:, 2]
+    deck, position, hands, cells = hand_cells(one_round)
+    size, hands = len(deck), position[hands]
     level = equity(one_round)
     columns = []
     for _ in range(rounds - 1):

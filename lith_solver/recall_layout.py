@@ -25,7 +25,7 @@ from lith_env.cards import CARDS
 from lith_env.game import LithConfig
 from lith_env.hands import strength
 from lith_solver.abstract_exchanges import BET, PublicTree, one_round_config
-from lith_solver.buckets import bucket_hands
+from lith_solver.buckets import bucket_hands, hand_cells
 from lith_solver.exchanges import ExchangeGame, ExchangeSolver, deciding_player
 from lith_solver.one_round import OneRoundGame
 
@@ -33,7 +33,6 @@ __all__ = [
     "RANKS",
     "RECALLS",
     "RecallLayout",
-    "hand_cells",
     "latest_gift",
     "layout_rows",
     "layout_strategy",
@@ -42,20 +41,6 @@ __all__ = [
 
 RANKS = 13  # card ranks, Excuse 0 to Crown 12: what a player recalls of a swap
 RECALLS = ("swap", "gift", "perfect")
-
-
-def hand_cells(
-    config: LithConfig, one_round: OneRoundGame
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The sorted deck, each card's position in it, the deck's hands (``one_round``'s order)
-    and each hand's cell among the size**3 arrays indexed by its cards' positions."""
-    deck = np.array(sorted(config.deck), dtype=np.int64)
-    size = len(deck)
-    position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
-    position[deck] = np.arange(size)
-    hands = one_round.hands
-    local = position[hands]
-    return deck, position, hands, (local[:, 0] * size + local[:, 1]) * size + local[:, 2]
 
 
 class RecallLayout:
@@ -79,7 +64,7 @@ class RecallLayout:
         self.config, self.buckets, self.recall_mode = config, buckets, recall
         self.tree = PublicTree(config)
         one_round = OneRoundGame(one_round_config(config))
-        self.deck, self.position, self.hands, index = hand_cells(config, one_round)
+        self.deck, self.position, self.hands, index = hand_cells(one_round)
         size = len(self.deck)
         if buckets > len(self.hands):
             raise ValueError(f"buckets: at most the deck's {len(self.hands)} hands, got {buckets}")

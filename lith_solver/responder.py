@@ -39,6 +39,7 @@ from lith_solver.abstract_exchanges import (
     X1_KEEP,
     one_round_config,
 )
+from lith_solver.buckets import hand_cells
 from lith_solver.checkpoint import rules_json
 from lith_solver.mccfr import (
     DEALT,
@@ -52,7 +53,7 @@ from lith_solver.mccfr import (
     sort3,
 )
 from lith_solver.one_round import OneRoundGame
-from lith_solver.recall_layout import RecallLayout, hand_cells, layout_rows
+from lith_solver.recall_layout import RecallLayout, layout_rows
 
 __all__ = [
     "FORMAT",
@@ -99,7 +100,7 @@ class BotTable:
     def by_hand(cls, strategy: np.ndarray, config: LithConfig) -> BotTable:
         """A dense table with a row for every hand of ``config``'s deck, in ``OneRoundGame``
         order (what :func:`lith_solver.agent_strategy.public_tree_strategy` reads)."""
-        deck, _, hands, index = hand_cells(config, OneRoundGame(one_round_config(config)))
+        deck, _, hands, index = hand_cells(OneRoundGame(one_round_config(config)))
         row = np.full(len(deck) ** 3, -1, dtype=np.int64)
         row[index] = np.arange(len(hands))
         return cls.dense(strategy, row)
