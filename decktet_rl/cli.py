@@ -66,6 +66,11 @@ _TABLE: dict[str, tuple] = {
     "methods": ("experiments.bench", "equilibrium methods measured exactly", "research"),
     "calibrate": ("experiments.calibration", "learned best responses against exact", "research"),
     "full-game": ("experiments.full_game", "the full heads-up game's bots, measured", "research"),
+    "exploitability-curve": (
+        "experiments.exploitability_curve",
+        "full-game bots' best response by abstraction size",
+        "research",
+    ),
     "bench": ("benchmarks.run", "speed benchmarks, each against a reference", "research"),
     "fingerprint": ("benchmarks.fingerprint", "digests of seeded results", "research"),
 }
