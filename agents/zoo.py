@@ -1,7 +1,7 @@
 """The zoo: the strongest bots the suite has made, by name, ready to play with no training.
 
 ``zoo:NAME`` stands for the spec of a bot kept in ``models/`` (``zoo:lith-hu`` is
-``abstract:models/lith_hu_full_mccfr``) or of a search that needs no file; trailing
+``abstract:models/lith_hu_full_gift``) or of a search that needs no file; trailing
 ``key=value`` parameters go to that agent. The catalogue is ``models/zoo.toml``; each entry's
 card (its rules, how it was made, its results and exploitability, its size) is its section of
 ``models/README.md``.

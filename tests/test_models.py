@@ -47,12 +47,16 @@ FULL_GAME_ROWS = [
 ]  # fmt: skip
 
 
-def test_the_full_game_bot_is_listed():
-    assert len(FULL_GAME_ROWS) == 1
+def test_the_full_game_bots_are_listed():
+    """The zoo's heads-up bot and the first kept one, which earlier results name."""
+    specs = {re.search(r"`(abstract:[^`]+)`", row).group(1) for row in FULL_GAME_ROWS}
+    assert specs == {"abstract:models/lith_hu_full_gift", "abstract:models/lith_hu_full_mccfr"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("row", FULL_GAME_ROWS, ids=lambda row: "full-game")
+@pytest.mark.parametrize(
+    "row", FULL_GAME_ROWS, ids=lambda row: re.search(r"`abstract:models/([^`]+)`", row).group(1)
+)
 def test_the_full_game_bot_replays_its_listed_result_against_tag(row, monkeypatch):
     """No exact figure exists for the full game: the kept bot replays the duplicate match
     against ``tag`` its row lists (20,000 hands, seed 2), to the listed digit."""

@@ -39,7 +39,9 @@ def test_the_zoo_holds_the_bots_the_issue_names():
         ("lith", 2, True),
         ("gendeneia", 3, False),
     } <= games
-    assert sum(zoo.size(e) for e in ENTRIES.values()) < 12e6  # a few MB in the repository
+    # Tens of MB in the repository at most: the full-game gift bot's 4.2 million rows of
+    # probabilities (19.8 MB, float32 compressed) are most of it.
+    assert sum(zoo.size(e) for e in ENTRIES.values()) < 32e6
 
 
 @pytest.mark.slow
@@ -83,8 +85,8 @@ HEADS_UP_FIGURE_RUN = {"units": 20_000, "seed": 2}
 )
 def test_a_heads_up_bot_holds_its_figure_in_a_narrow_interval(name, tmp_path, monkeypatch):
     """The short check's interval is tens of chips/100 wide; 20,000 duplicate hands on the
-    batched engine hold the card's figure within a few (lith-hu: the figure is this run's
-    mean, 21.0 [14.8, 27.2]; lith-hu-1round: 0.6 [-0.7, 1.9] against 0.4)."""
+    batched engine hold the card's figure within a few (lith-hu and lith-hu-equity: the
+    figure is this run's mean; lith-hu-1round: 0.6 [-0.7, 1.9] against 0.4)."""
     from tournaments.batched_tables import run_batched_tournament
 
     monkeypatch.chdir(tmp_path)
@@ -120,7 +122,7 @@ def test_a_zoo_spec_is_the_spec_it_stands_for_with_its_parameters(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     name, path, parameters = split_spec("zoo:lith-hu:deterministic=true", "lith")
     assert (name, parameters) == ("abstract", ["deterministic=true"])
-    assert Path(path) == zoo.MODELS / "lith_hu_full_mccfr"
+    assert Path(path) == zoo.MODELS / "lith_hu_full_gift"
     agent = make_agent("zoo:lith-hu:deterministic=true", "lith", seed=3)
     assert type(agent).__name__ == "AbstractAgent" and agent.deterministic
     # Ray ships the file the alias loads, as for the spec it stands for
