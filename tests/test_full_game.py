@@ -172,8 +172,9 @@ def test_a_seeds_best_response_is_played_and_tabled(tmp_path, capsys):
     assert "best_response: 0 of 1 seeds to do" in capsys.readouterr().out
 
 
-def test_the_candidate_config_loads():
+def test_the_kept_bots_recipe_loads_and_plays_the_first_bot():
+    """zoo:lith-hu's recipe measures its seeds against the bot it replaced."""
     table = load_full_game(Path("experiments/lith_hu_gift_exchange.toml"))
     assert (table["solve"]["recall"], table["solve"]["bucketing"]) == ("gift", "exchange")
     assert table["best_response"] == {"iterations": 50_000, "seed": 1}
-    assert "zoo:lith-hu" in table["evaluate"]["against"]
+    assert "zoo:lith-hu-equity" in table["evaluate"]["against"]
