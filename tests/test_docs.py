@@ -251,7 +251,8 @@ def _small(command: str) -> str | None:
     command = re.sub(r"^(?:[A-Z_]+=\S*\s+)+", "", command)
     rest = _arguments(command)
     for prefix in sorted(SMALL, key=len, reverse=True):
-        if rest.startswith(prefix):
+        # a whole word: "exploitability" is no prefix of "exploitability-curve"
+        if re.match(re.escape(prefix) + r"(?![\w-])", rest):
             for old, new in SMALL[prefix]:
                 # a whole value only: "--hands 20000" is no part of "--hands 200000"
                 end = "" if old.endswith(" ") else r"(?!\S)"
