@@ -8,7 +8,9 @@ bot's real probabilities.
 
 The bot is a table (:class:`BotTable`): its action probabilities in flat rows, and which row
 each hand it may hold plays at every public decision (an ``abstract:`` bot's rows are its
-equity buckets, or its recall "swap" rows, read straight from its file).
+equity buckets, or its recall "swap" rows, read straight from its file). A mixture that draws
+one bot a hand (a PSRO mixture) is its members' tables stacked, a member drawn each deal: the
+response is to the mixture itself, not to a bot mixing at every decision.
 
 The responder knows what recall "swap" of :mod:`lith_solver.recall_layout` keeps (its hand's
 bucket, ``buckets`` of them and finer than the bots', and the rank of the card it gave in the
@@ -22,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,7 @@ __all__ = [
     "POLICIES",
     "BotTable",
     "ResponderSolver",
+    "hand_rows",
     "load_response",
     "mean_interval",
     "save_response",
@@ -77,7 +80,11 @@ class BotTable:
     at ``offset[d]``; at a betting decision a hand plays ``bucket[cell] * recall[d]`` (plus the
     rank of the card it gave in the latest swap where ``recall[d]`` is 13), at an exchange
     (``exchange[d]``) ``exchange_row[cell]``; ``cell`` is the hand's three deck positions' index
-    among size**3 (-1 where no hand)."""
+    among size**3 (-1 where no hand).
+
+    A mixture of bots that draws one member a hand (a PSRO mixture) stacks its members' rows,
+    all laid out alike: member ``m``'s start ``m * member_rows`` further, drawn with
+    probability ``weights[m]`` at each deal."""
 
     strategy: np.ndarray
     offset: np.ndarray
@@ -85,25 +92,34 @@ class BotTable:
     exchange_row: np.ndarray
     recall: np.ndarray
     exchange: np.ndarray
+    weights: np.ndarray = field(default_factory=lambda: np.ones(1))
+    member_rows: int = 0
 
     @classmethod
-    def dense(cls, strategy: np.ndarray, row: np.ndarray) -> BotTable:
+    def dense(
+        cls, strategy: np.ndarray, row: np.ndarray, weights: np.ndarray | None = None
+    ) -> BotTable:
         """A bot that plays ``strategy[d, row[cell]]`` (public decisions, rows, 4) at every
-        decision, an exchange too (recall "hand": an ``abstract:`` bot's buckets)."""
-        decisions, rows, width = strategy.shape
+        decision, an exchange too (recall "hand": an ``abstract:`` bot's buckets). With
+        ``weights``, ``strategy`` is (members, decisions, rows, 4): a mixture drawing member
+        ``m`` with probability ``weights[m]`` for each hand."""
+        if weights is None:
+            weights, strategy = np.ones(1), strategy[None]
+        members, decisions, rows, width = strategy.shape
         return cls(
-            strategy.reshape(decisions * rows, width), np.arange(decisions) * rows, row, row,
-            np.ones(decisions, dtype=np.int64), np.zeros(decisions, dtype=bool),
+            strategy.reshape(members * decisions * rows, width), np.arange(decisions) * rows,
+            row, row, np.ones(decisions, dtype=np.int64), np.zeros(decisions, dtype=bool),
+            member_weights(weights, members), decisions * rows,
         )  # fmt: skip
 
     @classmethod
-    def by_hand(cls, strategy: np.ndarray, config: LithConfig) -> BotTable:
+    def by_hand(
+        cls, strategy: np.ndarray, config: LithConfig, weights: np.ndarray | None = None
+    ) -> BotTable:
         """A dense table with a row for every hand of ``config``'s deck, in ``OneRoundGame``
-        order (what :func:`lith_solver.agent_strategy.public_tree_strategy` reads)."""
-        deck, _, hands, index = hand_cells(OneRoundGame(one_round_config(config)))
-        row = np.full(len(deck) ** 3, -1, dtype=np.int64)
-        row[index] = np.arange(len(hands))
-        return cls.dense(strategy, row)
+        order (what :func:`lith_solver.agent_strategy.public_tree_strategy` reads); with
+        ``weights``, a mixture's members' tables stacked (see :meth:`dense`)."""
+        return cls.dense(strategy, hand_rows(config), weights)
 
     @classmethod
     def of_layout(cls, layout: RecallLayout, strategy: np.ndarray) -> BotTable:
@@ -120,6 +136,22 @@ class BotTable:
     def decisions(self) -> int:
         return len(self.offset)
 
+    @property
+    def members(self) -> int:
+        return len(self.weights)
+
+    def member(self, m: int) -> BotTable:
+        """Member ``m`` of a mixture alone (a bot alone: itself)."""
+        if not 0 <= m < self.members:
+            raise ValueError(f"bot: no member {m} in a mixture of {self.members}")
+        rows = self.member_rows or len(self.strategy)
+        strategy = self.strategy[m * rows : (m + 1) * rows]
+        return replace(self, strategy=strategy, weights=np.ones(1), member_rows=0)
+
+    def offsets(self) -> np.ndarray:
+        """(members, decisions): where each member's rows of each decision start."""
+        return self.offset[None, :] + self.member_rows * np.arange(self.members)[:, None]
+
     def row_of(self, decision: int, cell: int, rank: int = 0) -> int:
         """The row a hand (``cell``: its deck positions' index) plays at public ``decision``,
         ``rank`` that of the card it gave in the latest swap (read where ``recall`` is 13)."""
@@ -127,6 +159,25 @@ class BotTable:
             return int(self.offset[decision] + self.exchange_row[cell])
         extra = rank if self.recall[decision] > 1 else 0
         return int(self.offset[decision] + self.bucket[cell] * self.recall[decision] + extra)
+
+
+def hand_rows(config: LithConfig) -> np.ndarray:
+    """Each hand's row in a table by hand (``OneRoundGame`` order), indexed by its deck
+    positions' cell among size**3 (-1 where no hand)."""
+    deck, _, hands, index = hand_cells(OneRoundGame(one_round_config(config)))
+    row = np.full(len(deck) ** 3, -1, dtype=np.int64)
+    row[index] = np.arange(len(hands))
+    return row
+
+
+def member_weights(weights: Any, members: int) -> np.ndarray:
+    """A mixture's ``weights``, checked: one per member, finite, at least 0, summing to 1."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (members,):
+        raise ValueError(f"bot: {members} members need {members} weights, got {weights.shape}")
+    if not np.isfinite(weights).all() or (weights < 0).any() or abs(weights.sum() - 1) > 1e-6:
+        raise ValueError(f"bot: a mixture's weights must be >= 0 and sum to 1, got {weights}")
+    return weights
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,7 +197,7 @@ def _respond(
 ):  # fmt: skip  # pragma: no cover - compiled
     """The value to the responder (position ``p``) of ``node``. ``ranks``: that of the card
     each position gave in the latest swap; ``bot``: the :class:`BotTable`'s arrays in field
-    order; ``history``: its private history's number (recall "perfect"),
+    order (of the member drawn); ``history``: its private history's number (recall "perfect"),
     else -1. With ``learn``, regret matching plays and both tables are
     updated (times ``weight``, the average's also times the responder's ``reach``); without,
     it plays ``average`` (normalised rows). While learning, an action regret matching does not
@@ -230,6 +281,20 @@ def _respond(
 
 
 @njit
+def _member(bot):  # pragma: no cover - compiled
+    """The arrays :func:`_respond` reads of the mixture member drawn for a deal (``bot``: the
+    table's arrays with every member's offsets and the weights' running sums); a bot alone
+    draws nothing, so its random stream is what it was before mixtures."""
+    strategy, offsets, bucket, exchange_row, recall, exchange, cumulative = bot
+    m = 0
+    if cumulative.shape[0] > 1:
+        draw = np.random.random() * cumulative[-1]  # noqa: NPY002 (numba)
+        while m < cumulative.shape[0] - 1 and draw >= cumulative[m]:
+            m += 1
+    return strategy, offsets[m], bucket, exchange_row, recall, exchange
+
+
+@njit
 def _deal(order, hands):  # pragma: no cover - compiled
     for i in range(3):  # dealt one at a time from the dealer's left
         hands[0, i] = order[2 * i]
@@ -255,6 +320,7 @@ def _iterations(
         np.random.seed((seed * 1_000_003 + t) % 4_294_967_296)  # noqa: NPY002 (numba)
         for p in range(2):
             for _ in range(traversals):
+                member = _member(bot)
                 order = np.random.permutation(deck)  # noqa: NPY002 (numba)
                 _deal(order, hands)
                 history = hand_id[hand_index(hands[p], position, size)] if perfect else -1
@@ -264,7 +330,7 @@ def _iterations(
                     below = -prune * t * t / 2  # linear weighting: a steady lag of prune
                 _respond(
                     ROOT, p, hands, order, DEALT, NOTHING_PENDING, ranks, history, 1.0, kind,
-                    player, width, child, decision, paid, position, size, strengths, bot, bucket,
+                    player, width, child, decision, paid, position, size, strengths, member, bucket,
                     hand_id, card_rank, offset, recall, exchange, regrets, sums, sums, LEARN,
                     float(t), below,
                 )  # fmt: skip
@@ -283,12 +349,13 @@ def _values(
     ranks = np.zeros(2, dtype=np.int64)
     empty = np.zeros((1, 1, 1))
     for s in range(samples):
+        member = _member(bot)
         order = np.random.permutation(deck)  # noqa: NPY002 (numba)
         _deal(order, hands)
         history = hand_id[hand_index(hands[p], position, deck.shape[0])] if perfect else -1
         out[s] = _respond(
             ROOT, p, hands, order, DEALT, NOTHING_PENDING, ranks, history, 1.0, kind, player,
-            width, child, decision, paid, position, deck.shape[0], strengths, bot, bucket,
+            width, child, decision, paid, position, deck.shape[0], strengths, member, bucket,
             hand_id, card_rank, offset, recall, exchange, empty, average, average, PLAY, 0.0,
             -np.inf,
         )  # fmt: skip
@@ -297,7 +364,7 @@ def _values(
 
 class ResponderSolver:
     """The responder's regrets and average over its information sets (:class:`RecallLayout`)
-    against one frozen bot (:class:`BotTable`)."""
+    against one frozen bot (:class:`BotTable`), or a mixture drawing a member each deal."""
 
     def __init__(
         self,
@@ -327,11 +394,12 @@ class ResponderSolver:
         self.layout, self.bot, self.seed, self.traversals = layout, bot, seed, traversals
         self._bot = (
             bot.strategy,
-            bot.offset,
+            bot.offsets(),
             bot.bucket,
             bot.exchange_row,
             bot.recall,
             bot.exchange,
+            np.cumsum(bot.weights),
         )  # what the compiled traversal reads
         self.prune = float(prune)
         self.regrets = np.zeros((layout.rows, 1, WIDTH))

@@ -46,7 +46,13 @@ def exact_response_value(
 ) -> float:
     """Chips a hand the responder in position ``p`` wins playing ``strategy`` (its rows)
     against the bot's ``table``, evaluated exactly: each private state of the exact game plays
-    the row its layout (the bot: its table) gives it."""
+    the row its layout (the bot: its table) gives it. Against a mixture: each member's value
+    by its weight."""
+    if table.members > 1:
+        return sum(
+            float(w) * exact_response_value(game, layout, table.member(m), strategy, p)
+            for m, w in enumerate(table.weights)
+        )
     profile = layout_strategy(layout, layout, game, strategy, player=p)
     profile.update(layout_strategy(table, layout, game, table.strategy, player=1 - p))
     value = profile_value(game, profile)

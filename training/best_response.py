@@ -17,7 +17,9 @@ decision for each hand it may hold. An ``abstract:DIR`` bot with ``recall`` hand
 (and the zoo's names for one, ``zoo:lith-hu``) has that table in its file. Any other agent is asked,
 in batches through the agent protocol, at every public decision for every hand
 (:func:`lith_solver.agent_strategy.public_tree_strategy`): about 7 CPU minutes on the full
-game for a heuristic, kept in ``OUT/bot_table.npy`` for ``--resume``.
+game for a heuristic, kept in ``OUT/bot_table.npy`` for ``--resume``. A mixture that draws one
+member a hand (``mixture:``) is each member read so (``OUT/bot_table-M.npy``), the responder
+drawing a member by its weight at each deal: its response is to the mixture itself.
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ from typing import Any
 import numpy as np
 
 from lith_env.game import LithConfig
-from lith_solver.abstract_exchanges import PublicTree
+from lith_solver.abstract_exchanges import PublicTree, one_round_config
 from lith_solver.agent_strategy import public_tree_strategy
+from lith_solver.buckets import hand_cells
 from lith_solver.checkpoint import rules_json
+from lith_solver.one_round import OneRoundGame
 from lith_solver.recall_layout import RecallLayout
 from lith_solver.responder import (
     POLICIES,
@@ -61,6 +65,8 @@ __all__ = ["bot_table", "main", "played_gain", "respond_to_folder"]
 
 STATE_FILE = "responder_state.npz"
 TABLE_FILE = "bot_table.npy"  # an asked bot's table, kept for --resume
+MEMBER_TABLE_FILE = "bot_table-{}.npy"  # a mixture's member's
+KEPT_FOR = "bot_table.json"  # the bot and rules the kept tables are for
 DEFAULT_BUCKETS = 128
 SETTINGS = ("bot", "rule", "buckets", "traversals", "seed", "prune")  # a resumed run keeps these
 # The iterative solver's options, and their defaults (the one-round game takes none of them).
@@ -77,18 +83,64 @@ SOLVER_OPTIONS = ("buckets", *SOLVER_DEFAULTS, "resume")
 def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTable:
     """The table of the bot ``spec`` on ``config``'s rules: read from an ``abstract:`` bot's
     file, else asked of the agent (with a progress bar), or loaded from ``out`` where an
-    earlier run kept it. ``ValueError`` naming a bot that cannot be read (a mixture drawn per
-    hand, an agent that mixes without ``action_probabilities``)."""
+    earlier run kept it. A mixture (``mixture:``, one member drawn a hand) is its members'
+    tables by hand, stacked, each read so. ``ValueError`` naming a bot that cannot be read
+    (an agent that mixes without ``action_probabilities``)."""
     from agents.abstract import AbstractAgent
+    from agents.mixture import MixtureAgent
 
     agent = make_agent(spec, "lith", config=config)
+    if isinstance(agent, MixtureAgent):
+        _keep_for(out, spec, config)
+        return _mixture_table(agent, spec, config, out)
     abstraction = getattr(agent, "game", None)
     if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) == "hand":
         strategy = np.asarray(abstraction.strategy, dtype=np.float64)
         return BotTable.dense(strategy, abstraction.bucket)
     if isinstance(agent, AbstractAgent) and getattr(abstraction, "recall", None) in SWAP_RECALLS:
         return BotTable.of_layout(abstraction.layout, abstraction.strategy)
+    _keep_for(out, spec, config)
     kept = None if out is None else out / TABLE_FILE
+    return BotTable.by_hand(_kept_or_asked(agent, spec, config, kept), config)
+
+
+def _keep_for(out: Path | None, spec: str, config: LithConfig) -> None:
+    """Note in ``out`` which bot and rules the tables kept there are for."""
+    if out is not None:
+        (out / KEPT_FOR).write_text(json.dumps({"bot": spec, "rule": rules_json(config)}) + "\n")
+
+
+def _mixture_table(agent: Any, spec: str, config: LithConfig, out: Path | None) -> BotTable:
+    """A mixture's members' tables by hand, stacked, with its weights; each member's kept in
+    ``out`` (``bot_table-M.npy``) as it is read, so that ``--resume`` asks no member twice."""
+    from agents.abstract import AbstractAgent
+
+    shape = (len(PublicTree(config).decisions), math.comb(len(config.deck), 3), 4)
+    stacked = np.empty((len(agent.members), *shape), dtype=np.float32)
+    for m, member in enumerate(agent.members):
+        name = f"{spec} (member {m}, {type(member).__name__})"
+        abstraction = getattr(member, "game", None)
+        if isinstance(member, AbstractAgent) and getattr(abstraction, "recall", None) == "hand":
+            stacked[m] = abstraction.strategy[:, abstraction.bucket[_hand_order_cells(config)]]
+        elif isinstance(member, AbstractAgent):
+            raise ValueError(
+                f"{name}: an abstract member of recall {abstraction.recall!r} has no table by "
+                "hand; a mixture's members must be read by hand (recall hand, or any other agent)"
+            )
+        else:
+            kept = None if out is None else out / MEMBER_TABLE_FILE.format(m)
+            stacked[m] = _kept_or_asked(member, name, config, kept)
+    return BotTable.by_hand(stacked, config, np.asarray(agent.weights, dtype=np.float64))
+
+
+def _hand_order_cells(config: LithConfig) -> np.ndarray:
+    """Each hand's cell (its deck positions' index among size**3), in ``OneRoundGame`` order."""
+    return hand_cells(OneRoundGame(one_round_config(config)))[3]
+
+
+def _kept_or_asked(agent: Any, name: str, config: LithConfig, kept: Path | None) -> np.ndarray:
+    """The agent's table by hand (decisions, hands, 4): loaded from ``kept`` if an earlier
+    run left it there, else asked (with a progress bar) and kept there."""
     if kept is not None and kept.is_file():
         strategy = np.load(kept)
         expected = (len(PublicTree(config).decisions), math.comb(len(config.deck), 3), 4)
@@ -97,13 +149,13 @@ def bot_table(spec: str, config: LithConfig, out: Path | None = None) -> BotTabl
                 f"--resume: {str(kept)!r} holds a table of shape {strategy.shape}, not "
                 f"{expected} for these rules; remove it to ask the bot again"
             )
-        return BotTable.by_hand(strategy, config)
-    strategy = _asked_table(agent, spec, config)
+        return strategy
+    strategy = _asked_table(agent, name, config)
     if kept is not None:
         partial = kept.with_suffix(".partial.npy")
         np.save(partial, strategy)
         partial.replace(kept)
-    return BotTable.by_hand(strategy, config)
+    return strategy
 
 
 def _asked_table(agent: Any, spec: str, config: LithConfig) -> np.ndarray:
@@ -184,11 +236,17 @@ def _save_state(out: Path, solver: ResponderSolver, settings: dict, curve: list)
     partial.replace(path)
 
 
-def _saved_record(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
+def _saved_record(out: Path, settings: dict[str, Any]) -> dict[str, Any] | None:
     """The record of the state saved in ``out``; ``ValueError`` unless it was made with
-    ``settings``."""
+    ``settings``. None where a run was stopped while it read the bot: the tables it kept
+    are for this bot and rules (``bot_table.json`` says), and solving starts afresh."""
     path = out / STATE_FILE
     if not path.is_file():
+        kept = out / KEPT_FOR
+        if kept.is_file():
+            record = json.loads(kept.read_text())
+            if record == {name: settings[name] for name in ("bot", "rule")}:
+                return None
         raise ValueError(f"--resume: no {STATE_FILE} in {str(out)!r} to go on from")
     with np.load(path) as arrays:
         record = json.loads(str(arrays["record"]))
@@ -204,9 +262,12 @@ def _saved_record(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
 
 def _load_state(
     out: Path, solver: ResponderSolver, settings: dict
-) -> tuple[list[dict[str, Any]], float]:
-    """The saved regrets and sums into ``solver``; the curve so far and the bot's reading time."""
+) -> tuple[list[dict[str, Any]], float | None]:
+    """The saved regrets and sums into ``solver``; the curve so far and the bot's reading time
+    (None where nothing was solved yet)."""
     record = _saved_record(out, settings)
+    if record is None:  # stopped while reading the bot: nothing solved yet
+        return [], None
     with np.load(out / STATE_FILE) as arrays:
         solver.regrets[:] = arrays["regrets"]
         solver.sums[:] = arrays["sums"]
@@ -232,7 +293,8 @@ def run(
     )
     settings = _settings(args, config)
     if args.resume:
-        curve, read_seconds = _load_state(out, solver, settings)
+        curve, saved_read = _load_state(out, solver, settings)
+        read_seconds = read_seconds if saved_read is None else saved_read
     else:
         curve = []
     spent = curve[-1]["cpu_seconds"] if curve else 0.0
@@ -426,9 +488,14 @@ def respond_to_folder(
     table = bot_table(bot, config, out)
     figures = run(args, config, rules, table, out, time.process_time() - start)
     if not keep_state:
-        for name in (STATE_FILE, TABLE_FILE):
-            (out / name).unlink(missing_ok=True)
+        for path in (out / STATE_FILE, *_kept_tables(out)):
+            path.unlink(missing_ok=True)
     return figures
+
+
+def _kept_tables(folder: Path) -> list[Path]:
+    """The bot's tables an earlier run kept in ``folder`` (a mixture's: one a member)."""
+    return [folder / TABLE_FILE, folder / KEPT_FOR, *folder.glob(MEMBER_TABLE_FILE.format("*"))]
 
 
 def _folders(args: argparse.Namespace, config: LithConfig) -> list[Path]:
@@ -449,8 +516,9 @@ def _folders(args: argparse.Namespace, config: LithConfig) -> list[Path]:
             _saved_record(
                 folder, _settings(argparse.Namespace(**{**vars(args), "bot": bot}), config)
             )
-        elif (folder / TABLE_FILE).exists():  # an overwritten run's bot is asked again
-            (folder / TABLE_FILE).unlink()
+        else:  # an overwritten run's bot is asked again
+            for path in _kept_tables(folder):
+                path.unlink(missing_ok=True)
     return folders
 
 
