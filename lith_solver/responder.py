@@ -154,7 +154,8 @@ class BotTable:
 
     def row_of(self, decision: int, cell: int, rank: int = 0) -> int:
         """The row a hand (``cell``: its deck positions' index) plays at public ``decision``,
-        ``rank`` that of the card it gave in the latest swap (read where ``recall`` is 13)."""
+        ``rank`` that of the card it gave in the latest swap (read where ``recall`` is 13); in
+        a mixture, member 0's (:meth:`member` gives the others)."""
         if self.exchange[decision]:
             return int(self.offset[decision] + self.exchange_row[cell])
         extra = rank if self.recall[decision] > 1 else 0
