@@ -39,6 +39,7 @@ from lith_solver.abstract_exchanges import (
     X0,
     X1_DISCARD,
     X1_KEEP,
+    PublicTree,
     one_round_config,
 )
 from lith_solver.buckets import hand_cells
@@ -162,13 +163,24 @@ class BotTable:
         return int(self.offset[decision] + self.bucket[cell] * self.recall[decision] + extra)
 
 
+def hand_order_cells(config: LithConfig) -> np.ndarray:
+    """Each hand's cell (its deck positions' index among size**3), in ``OneRoundGame`` order:
+    the order of a table by hand's rows."""
+    return hand_cells(OneRoundGame(one_round_config(config)))[3]
+
+
 def hand_rows(config: LithConfig) -> np.ndarray:
     """Each hand's row in a table by hand (``OneRoundGame`` order), indexed by its deck
-    positions' cell among size**3 (-1 where no hand)."""
-    deck, _, hands, index = hand_cells(OneRoundGame(one_round_config(config)))
-    row = np.full(len(deck) ** 3, -1, dtype=np.int64)
-    row[index] = np.arange(len(hands))
+    positions' cell among size**3 (-1 where no hand); the inverse of :func:`hand_order_cells`."""
+    cells = hand_order_cells(config)
+    row = np.full(len(config.deck) ** 3, -1, dtype=np.int64)
+    row[cells] = np.arange(len(cells))
     return row
+
+
+def by_hand_shape(config: LithConfig) -> tuple[int, int, int]:
+    """The shape of a table by hand on ``config``'s rules: (decisions, hands, 4)."""
+    return (len(PublicTree(config).decisions), math.comb(len(config.deck), 3), 4)
 
 
 def member_weights(weights: Any, members: int) -> np.ndarray:

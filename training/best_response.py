@@ -36,16 +36,16 @@ from typing import Any
 import numpy as np
 
 from lith_env.game import LithConfig
-from lith_solver.abstract_exchanges import PublicTree, one_round_config
+from lith_solver.abstract_exchanges import PublicTree
 from lith_solver.agent_strategy import public_tree_strategy
-from lith_solver.buckets import hand_cells
 from lith_solver.checkpoint import rules_json
-from lith_solver.one_round import OneRoundGame
 from lith_solver.recall_layout import RecallLayout
 from lith_solver.responder import (
     POLICIES,
     BotTable,
     ResponderSolver,
+    by_hand_shape,
+    hand_order_cells,
     mean_interval,
     save_response,
 )
@@ -115,13 +115,14 @@ def _mixture_table(agent: Any, spec: str, config: LithConfig, out: Path | None) 
     ``out`` (``bot_table-M.npy``) as it is read, so that ``--resume`` asks no member twice."""
     from agents.abstract import AbstractAgent
 
-    shape = (len(PublicTree(config).decisions), math.comb(len(config.deck), 3), 4)
-    stacked = np.empty((len(agent.members), *shape), dtype=np.float32)
+    stacked = np.empty((len(agent.members), *by_hand_shape(config)), dtype=np.float32)
+    cells = None
     for m, member in enumerate(agent.members):
         name = f"{spec} (member {m}, {type(member).__name__})"
         abstraction = getattr(member, "game", None)
         if isinstance(member, AbstractAgent) and getattr(abstraction, "recall", None) == "hand":
-            stacked[m] = abstraction.strategy[:, abstraction.bucket[_hand_order_cells(config)]]
+            cells = hand_order_cells(config) if cells is None else cells
+            stacked[m] = abstraction.strategy[:, abstraction.bucket[cells]]
         elif isinstance(member, AbstractAgent):
             raise ValueError(
                 f"{name}: an abstract member of recall {abstraction.recall!r} has no table by "
@@ -133,17 +134,12 @@ def _mixture_table(agent: Any, spec: str, config: LithConfig, out: Path | None) 
     return BotTable.by_hand(stacked, config, np.asarray(agent.weights, dtype=np.float64))
 
 
-def _hand_order_cells(config: LithConfig) -> np.ndarray:
-    """Each hand's cell (its deck positions' index among size**3), in ``OneRoundGame`` order."""
-    return hand_cells(OneRoundGame(one_round_config(config)))[3]
-
-
 def _kept_or_asked(agent: Any, name: str, config: LithConfig, kept: Path | None) -> np.ndarray:
     """The agent's table by hand (decisions, hands, 4): loaded from ``kept`` if an earlier
     run left it there, else asked (with a progress bar) and kept there."""
     if kept is not None and kept.is_file():
         strategy = np.load(kept)
-        expected = (len(PublicTree(config).decisions), math.comb(len(config.deck), 3), 4)
+        expected = by_hand_shape(config)
         if strategy.shape != expected:
             raise ValueError(
                 f"--resume: {str(kept)!r} holds a table of shape {strategy.shape}, not "
